@@ -1,0 +1,59 @@
+# Two commands matter: `make demo` (sets everything up, runs the demo) and `make test`.
+# Every target that needs the virtualenv depends on `install`, which is idempotent.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none --overwrite --fail-on-warning
+
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: install gen check-gen lint test serve demo fuzz bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
+	@touch $(STAMP)
+
+# Regenerate the typed client from openapi.yaml. Never edit generated/ by hand.
+gen: $(STAMP)
+	rm -rf generated/memorysync_client
+	$(BIN)/openapi-python-client generate $(GEN_ARGS) --output-path generated/memorysync_client
+	touch generated/memorysync_client/py.typed
+
+# Regenerate into a temporary folder and fail when the checked-in client differs from the spec.
+check-gen: $(STAMP)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN)/openapi-python-client generate $(GEN_ARGS) --output-path "$$tmp/memorysync_client" >/dev/null && \
+	touch "$$tmp/memorysync_client/py.typed" && \
+	if diff -r -x __pycache__ "$$tmp/memorysync_client" generated/memorysync_client; then \
+		echo "check-gen: generated/ matches openapi.yaml"; \
+	else \
+		echo "check-gen: generated/ is stale: run 'make gen' and commit both openapi.yaml and generated/" >&2; exit 1; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
+
+test: $(STAMP) check-gen lint
+	$(BIN)/python -m pytest -q
+
+serve: $(STAMP)
+	$(BIN)/memorysync-server serve --host 127.0.0.1 --port 8787 --db ./memorysync.db
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+fuzz: $(STAMP)
+	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/test_contract_fuzz.py
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,239 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.append_history_request import AppendHistoryRequest
+from ...models.append_history_response import AppendHistoryResponse
+from ...models.error_body import ErrorBody
+from ...models.too_many_requests_body import TooManyRequestsBody
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: AppendHistoryRequest,
+    x_project_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_project_id, Unset):
+        headers["X-Project-ID"] = x_project_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/history/append",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None
+):
+    if response.status_code == 200:
+        response_200 = AppendHistoryResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = ValidationErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = TooManyRequestsBody.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AppendHistoryRequest,
+    x_project_id: str | Unset = UNSET,
+) -> Response[
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+]:
+    """Append turns to a session transcript
+
+     Stores the turns in the session's transcript. A retried turn (same
+    `idempotency_key`, or same `seq` + role + content) is not stored twice and comes
+    back with `created: false`. With `extract` (the default), user turns also go through
+    the add_turn pipeline, with `session_id` on the facts and the turn's
+    `idempotency_key` as its speaker.
+
+    Args:
+        x_project_id (str | Unset):
+        body (AppendHistoryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AppendHistoryRequest,
+    x_project_id: str | Unset = UNSET,
+) -> (
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None
+):
+    """Append turns to a session transcript
+
+     Stores the turns in the session's transcript. A retried turn (same
+    `idempotency_key`, or same `seq` + role + content) is not stored twice and comes
+    back with `created: false`. With `extract` (the default), user turns also go through
+    the add_turn pipeline, with `session_id` on the facts and the turn's
+    `idempotency_key` as its speaker.
+
+    Args:
+        x_project_id (str | Unset):
+        body (AppendHistoryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_project_id=x_project_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AppendHistoryRequest,
+    x_project_id: str | Unset = UNSET,
+) -> Response[
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+]:
+    """Append turns to a session transcript
+
+     Stores the turns in the session's transcript. A retried turn (same
+    `idempotency_key`, or same `seq` + role + content) is not stored twice and comes
+    back with `created: false`. With `extract` (the default), user turns also go through
+    the add_turn pipeline, with `session_id` on the facts and the turn's
+    `idempotency_key` as its speaker.
+
+    Args:
+        x_project_id (str | Unset):
+        body (AppendHistoryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AppendHistoryRequest,
+    x_project_id: str | Unset = UNSET,
+) -> (
+    AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None
+):
+    """Append turns to a session transcript
+
+     Stores the turns in the session's transcript. A retried turn (same
+    `idempotency_key`, or same `seq` + role + content) is not stored twice and comes
+    back with `created: false`. With `extract` (the default), user turns also go through
+    the add_turn pipeline, with `session_id` on the facts and the turn's
+    `idempotency_key` as its speaker.
+
+    Args:
+        x_project_id (str | Unset):
+        body (AppendHistoryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AppendHistoryResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_project_id=x_project_id,
+        )
+    ).parsed

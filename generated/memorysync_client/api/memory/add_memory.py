@@ -1,0 +1,298 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.add_memory_request import AddMemoryRequest
+from ...models.add_memory_skipped import AddMemorySkipped
+from ...models.error_body import ErrorBody
+from ...models.stored_memory import StoredMemory
+from ...models.too_many_requests_body import TooManyRequestsBody
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: AddMemoryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_project_id, Unset):
+        headers["X-Project-ID"] = x_project_id
+
+    headers["X-End-User-ID"] = x_end_user_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/memory/add",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+    | None
+):
+    if response.status_code == 200:
+
+        def _parse_response_200(data: object) -> AddMemorySkipped | StoredMemory:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_add_memory_response_type_0 = StoredMemory.from_dict(
+                    data
+                )
+
+                return componentsschemas_add_memory_response_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_add_memory_response_type_1 = AddMemorySkipped.from_dict(
+                data
+            )
+
+            return componentsschemas_add_memory_response_type_1
+
+        response_200 = _parse_response_200(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = ValidationErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = TooManyRequestsBody.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AddMemoryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> Response[
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+]:
+    r"""Store one fact through the extraction path
+
+     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
+    through extraction; a text with nothing durable in it answers
+    `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
+    answers `already_ingested` with the ids the first write made.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AddMemoryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> (
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+    | None
+):
+    r"""Store one fact through the extraction path
+
+     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
+    through extraction; a text with nothing durable in it answers
+    `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
+    answers `already_ingested` with the ids the first write made.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AddMemoryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> Response[
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+]:
+    r"""Store one fact through the extraction path
+
+     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
+    through extraction; a text with nothing durable in it answers
+    `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
+    answers `already_ingested` with the ids the first write made.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AddMemoryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> (
+    AddMemorySkipped
+    | StoredMemory
+    | ErrorBody
+    | TooManyRequestsBody
+    | ValidationErrorBody
+    | None
+):
+    r"""Store one fact through the extraction path
+
+     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
+    through extraction; a text with nothing durable in it answers
+    `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
+    answers `already_ingested` with the ids the first write made.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_project_id=x_project_id,
+            x_end_user_id=x_end_user_id,
+        )
+    ).parsed

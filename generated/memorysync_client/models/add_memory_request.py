@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.metadata import Metadata
+
+
+T = TypeVar("T", bound="AddMemoryRequest")
+
+
+@_attrs_define
+class AddMemoryRequest:
+    """One fact to store for the user named by `X-End-User-ID`.
+
+    Attributes:
+        text (str): Non-empty after trimming; at most 16,000 characters.
+        source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`.
+        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto the facts extracted from this
+            write.
+        session_id (str | Unset):
+        client_ref (str | Unset): Idempotency reference; a resend answers `already_ingested`.
+    """
+
+    text: str
+    source: str | Unset = UNSET
+    metadata: Metadata | Unset = UNSET
+    session_id: str | Unset = UNSET
+    client_ref: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        text = self.text
+
+        source = self.source
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        session_id = self.session_id
+
+        client_ref = self.client_ref
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "text": text,
+            }
+        )
+        if source is not UNSET:
+            field_dict["source"] = source
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if session_id is not UNSET:
+            field_dict["session_id"] = session_id
+        if client_ref is not UNSET:
+            field_dict["client_ref"] = client_ref
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.metadata import Metadata
+
+        d = dict(src_dict)
+        text = d.pop("text")
+
+        source = d.pop("source", UNSET)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: Metadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = Metadata.from_dict(_metadata)
+
+        session_id = d.pop("session_id", UNSET)
+
+        client_ref = d.pop("client_ref", UNSET)
+
+        add_memory_request = cls(
+            text=text,
+            source=source,
+            metadata=metadata,
+            session_id=session_id,
+            client_ref=client_ref,
+        )
+
+        return add_memory_request

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="RecallRequest")
+
+
+@_attrs_define
+class RecallRequest:
+    """A prompt to recall memories for.
+
+    Attributes:
+        tenant_id (str): The tenant the key acts in (from `GET /org/projects`, or `default` for evaluation keys).
+        user_id (str): The end user the rows belong to.
+        prompt (str): Non-empty after trimming; at most 16,000 characters.
+        k (int | Unset): How many memories to consider.
+    """
+
+    tenant_id: str
+    user_id: str
+    prompt: str
+    k: int | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        tenant_id = self.tenant_id
+
+        user_id = self.user_id
+
+        prompt = self.prompt
+
+        k = self.k
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "tenant_id": tenant_id,
+                "user_id": user_id,
+                "prompt": prompt,
+            }
+        )
+        if k is not UNSET:
+            field_dict["k"] = k
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        tenant_id = d.pop("tenant_id")
+
+        user_id = d.pop("user_id")
+
+        prompt = d.pop("prompt")
+
+        k = d.pop("k", UNSET)
+
+        recall_request = cls(
+            tenant_id=tenant_id,
+            user_id=user_id,
+            prompt=prompt,
+            k=k,
+        )
+
+        return recall_request

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.recalled_memory import RecalledMemory
+
+
+T = TypeVar("T", bound="RecallResponse")
+
+
+@_attrs_define
+class RecallResponse:
+    """A prompt-ready block and the memories behind it.
+
+    Attributes:
+        context (str): One line per relevant memory, most relevant first; empty when nothing is relevant.
+        memories (list[RecalledMemory]):
+    """
+
+    context: str
+    memories: list[RecalledMemory]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        context = self.context
+
+        memories = []
+        for memories_item_data in self.memories:
+            memories_item = memories_item_data.to_dict()
+            memories.append(memories_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "context": context,
+                "memories": memories,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.recalled_memory import RecalledMemory
+
+        d = dict(src_dict)
+        context = d.pop("context")
+
+        memories = []
+        _memories = d.pop("memories")
+        for memories_item_data in _memories:
+            memories_item = RecalledMemory.from_dict(memories_item_data)
+
+            memories.append(memories_item)
+
+        recall_response = cls(
+            context=context,
+            memories=memories,
+        )
+
+        recall_response.additional_properties = d
+        return recall_response
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

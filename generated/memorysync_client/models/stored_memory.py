@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+from dateutil.parser import isoparse
+
+if TYPE_CHECKING:
+    from ..models.metadata import Metadata
+
+
+T = TypeVar("T", bound="StoredMemory")
+
+
+@_attrs_define
+class StoredMemory:
+    """The memory that was stored.
+
+    Attributes:
+        id (int): The numeric part of the fact id (`m_<id>`).
+        text (str):
+        source (str):
+        metadata (Metadata): Free-form metadata. Scalar values are copied onto the facts extracted from this write.
+        created_at (datetime.datetime):
+    """
+
+    id: int
+    text: str
+    source: str
+    metadata: Metadata
+    created_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        text = self.text
+
+        source = self.source
+
+        metadata = self.metadata.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "text": text,
+                "source": source,
+                "metadata": metadata,
+                "created_at": created_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.metadata import Metadata
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        text = d.pop("text")
+
+        source = d.pop("source")
+
+        metadata = Metadata.from_dict(d.pop("metadata"))
+
+        created_at = isoparse(d.pop("created_at"))
+
+        stored_memory = cls(
+            id=id,
+            text=text,
+            source=source,
+            metadata=metadata,
+            created_at=created_at,
+        )
+
+        stored_memory.additional_properties = d
+        return stored_memory
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
