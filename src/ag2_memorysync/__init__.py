@@ -1,0 +1,1 @@
+"""MemorySync for AG2 (AutoGen classic). Lands with issue 4."""

@@ -1,0 +1,1 @@
+"""MemorySync memory-only db for agno. Lands with issue 5."""

@@ -1,0 +1,86 @@
+"""A persistent background event loop: the one place async I/O runs for sync callers.
+
+Sync framework hooks must never create, run or close an event loop of their own (the caller
+may already be inside ``asyncio.run()``), and must never block longer than their budget. They
+submit coroutines here and wait on a ``concurrent.futures.Future`` with a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """One asyncio loop running forever on a daemon thread."""
+
+    def __init__(self, name: str = "memorysync-io") -> None:
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.call_soon(self._ready.set)
+        self._loop.run_forever()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive() and not self._loop.is_closed()
+
+    def in_loop_thread(self) -> bool:
+        return threading.current_thread() is self._thread
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Schedule ``coro`` on the loop; never blocks."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
+        """Run ``coro`` on the loop and wait at most ``timeout`` seconds.
+
+        On timeout the coroutine is cancelled and ``TimeoutError`` is raised. Calling this
+        from the loop's own thread would deadlock, so it raises ``RuntimeError`` instead.
+        """
+        if self.in_loop_thread():
+            coro.close()
+            raise RuntimeError(
+                "LoopThread.run() called from its own loop thread; await the coroutine instead"
+            )
+        future = self.submit(coro)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"gave up after {timeout:.3f}s") from None
+
+    def stop(self, timeout: float = 2.0) -> None:
+        if self._loop.is_closed():
+            return
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+
+_shared: LoopThread | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_loop() -> LoopThread:
+    """The process-wide loop thread, started on first use (and again after a fork)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or not _shared.alive:
+            _shared = LoopThread()
+        return _shared

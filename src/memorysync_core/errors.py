@@ -1,0 +1,63 @@
+"""One error type for every failed MemorySync call, carrying what the server said."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+
+class MemorySyncError(Exception):
+    """A MemorySync call failed.
+
+    ``status_code`` is ``None`` when no HTTP answer arrived (connection refused, timeout).
+    ``detail`` is the server's ``detail`` value as sent: a string, a list of validation
+    items, or the ``{"error": "limit_exceeded", "message": ...}`` object of a plan limit.
+    """
+
+    def __init__(self, message: str, *, status_code: int | None = None, detail: Any = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.detail = detail
+
+    @property
+    def limit_exceeded(self) -> bool:
+        """True for the plan-limit 429 (``detail.error == "limit_exceeded"``)."""
+        return isinstance(self.detail, dict) and self.detail.get("error") == "limit_exceeded"
+
+    @property
+    def transient(self) -> bool:
+        """Worth retrying with the same idempotency key: no answer, a 5xx, or a 429."""
+        return self.status_code is None or self.status_code >= 500 or self.status_code == 429
+
+    @classmethod
+    def from_http(cls, status_code: int, content: bytes, operation: str) -> MemorySyncError:
+        detail: Any
+        try:
+            detail = json.loads(content).get("detail")
+        except (ValueError, AttributeError):
+            detail = content.decode("utf-8", "replace")[:500] or None
+        return cls(
+            f"{operation}: HTTP {status_code}: {_describe(detail)}", status_code=status_code, detail=detail
+        )
+
+    @classmethod
+    def from_transport(cls, exc: httpx.HTTPError, operation: str) -> MemorySyncError:
+        kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "could not reach the server"
+        return cls(f"{operation}: {kind} ({type(exc).__name__}: {exc})")
+
+
+def _describe(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return str(detail.get("message") or detail)
+    if isinstance(detail, list):
+        parts = []
+        for item in detail[:5]:
+            if isinstance(item, dict):
+                loc = ".".join(str(p) for p in item.get("loc", []))
+                parts.append(f"{loc}: {item.get('msg')}")
+            else:
+                parts.append(str(item))
+        return "; ".join(parts)
+    return str(detail)

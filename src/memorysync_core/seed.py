@@ -1,0 +1,39 @@
+"""The idempotency seed every MemorySync adapter shares (contract §5).
+
+Identical seeds across adapters mean a turn sent twice, from anywhere, is extracted once, so
+the hash must match the other clients bit for bit: FNV-1a 64 over UTF-16 code units.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+MAX_TEXT_CHARS = 16_000
+
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+_MASK = 0xFFFFFFFFFFFFFFFF
+
+SeedRole = Literal["human", "ai"]
+
+
+def fnv1a64(s: str) -> str:
+    """FNV-1a 64-bit over the UTF-16 code units of ``s``, as 16 lowercase hex digits."""
+    data = s.encode("utf-16-le", "surrogatepass")
+    h = _FNV_OFFSET
+    for i in range(0, len(data), 2):
+        h ^= data[i] | (data[i + 1] << 8)
+        h = (h * _FNV_PRIME) & _MASK
+    return f"{h:016x}"
+
+
+def prepare_text(text: str) -> str:
+    """The exact text a client sends and hashes: trimmed, then truncated to 16,000 characters."""
+    return text.strip()[:MAX_TEXT_CHARS]
+
+
+def turn_seed(role: SeedRole, scope: str, text: str) -> str:
+    """``"<role>@<scope>#h" + fnv1a64("<role>:" + text)``; ``text`` must already be prepared."""
+    if role not in ("human", "ai"):
+        raise ValueError(f"turn_seed role must be 'human' or 'ai', got {role!r}")
+    return f"{role}@{scope}#h{fnv1a64(f'{role}:{text}')}"

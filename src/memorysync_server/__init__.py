@@ -1,0 +1,1 @@
+"""A local MemorySync server implementing openapi.yaml. Lands with issue 3."""
