@@ -36,9 +36,11 @@ check-gen: $(STAMP)
 		echo "check-gen: generated/ is stale: run 'make gen' and commit both openapi.yaml and generated/" >&2; exit 1; \
 	fi
 
+LINT_PATHS = $(wildcard src tests bench examples)
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 
 test: $(STAMP) check-gen lint
 	$(BIN)/python -m pytest -q
