@@ -1,0 +1,166 @@
+"""The MemorySync calls the capability makes, as coroutines that run on the background loop only.
+
+The generated client's async httpx client binds to the loop that first uses it, so every call
+here must be awaited on the capability's loop thread and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memorysync_client.api.history import append_history, list_history
+from memorysync_client.api.memory import add_memory, query_memories, recall
+from memorysync_client.models import (
+    AddMemoryRequest,
+    AddMemorySkipped,
+    AppendHistoryRequest,
+    ListHistoryRequest,
+    Metadata,
+    QueryRequest,
+    RecallRequest,
+    Turn,
+)
+from memorysync_client.types import UNSET, Unset
+
+from memorysync_core import Connection, MemorySyncError, acall
+
+SOURCE = "ag2"
+
+
+@dataclass(frozen=True)
+class MemoryHit:
+    """One memory found by :meth:`MemorySyncCapability.search`."""
+
+    memory_id: str
+    text: str
+    score: float
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: str | None = None
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """What :meth:`MemorySyncCapability.save` did: ``stored`` or ``skipped`` (with the reason)."""
+
+    status: str
+    memory_ids: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PendingTurn:
+    """A captured turn waiting in the write queue."""
+
+    role: str  # "user" | "assistant"
+    content: str
+    idempotency_key: str
+    dedup_key: str
+
+
+class Backend:
+    def __init__(
+        self,
+        connection: Connection,
+        *,
+        user_id: str,
+        session_scope: str,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.connection = connection
+        self.user_id = user_id
+        self.session_scope = session_scope
+        self._metadata = dict(metadata or {})
+
+    async def warm(self) -> None:
+        await self.connection.atenant_id()
+
+    async def recall(self, prompt: str, k: int) -> str:
+        tenant = await self.connection.atenant_id()
+        body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
+        answer = await acall(recall.asyncio_detailed, client=self.connection.client, body=body)
+        return answer.context.strip()
+
+    async def query(self, prompt: str, k: int) -> list[MemoryHit]:
+        tenant = await self.connection.atenant_id()
+        body = QueryRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
+        answer = await acall(query_memories.asyncio_detailed, client=self.connection.client, body=body)
+        return [
+            MemoryHit(
+                memory_id=m.memory_id,
+                text=m.text,
+                score=m.score,
+                metadata=m.metadata.to_dict(),
+                created_at=m.created_at.isoformat(),
+            )
+            for m in answer.memories
+        ]
+
+    async def add(self, text: str, client_ref: str) -> SaveResult:
+        body = AddMemoryRequest(
+            text=text,
+            source=SOURCE,
+            session_id=self.session_scope,
+            client_ref=client_ref,
+            metadata=self._meta(),
+        )
+        answer = await acall(
+            add_memory.asyncio_detailed, client=self.connection.client, body=body, x_end_user_id=self.user_id
+        )
+        if isinstance(answer, AddMemorySkipped):
+            return SaveResult(
+                status="skipped",
+                memory_ids=[f"m_{i}" for i in answer.memory_ids],
+                reason=str(answer.reason),
+            )
+        return SaveResult(status="stored", memory_ids=[f"m_{answer.id}"])
+
+    async def append(self, turns: list[PendingTurn]) -> str:
+        """Append ``turns`` to the session transcript; returns the answer's ``status``."""
+        tenant = await self.connection.atenant_id()
+        body = AppendHistoryRequest(
+            tenant_id=tenant,
+            user_id=self.user_id,
+            session_id=self.session_scope,
+            source=SOURCE,
+            extract=True,
+            turns=[Turn(role=t.role, content=t.content, idempotency_key=t.idempotency_key) for t in turns],
+            metadata=self._meta(),
+        )
+        answer = await acall(append_history.asyncio_detailed, client=self.connection.client, body=body)
+        return str(answer.status)
+
+    async def transcript(self) -> list[dict[str, Any]]:
+        tenant = await self.connection.atenant_id()
+        body = ListHistoryRequest(
+            tenant_id=tenant, user_id=self.user_id, session_id=self.session_scope, limit=0
+        )
+        answer = await acall(list_history.asyncio_detailed, client=self.connection.client, body=body)
+        return [
+            {
+                "id": t.id,
+                "role": t.role,
+                "content": t.content,
+                "source": t.source,
+                "created_at": t.created_at.isoformat(),
+            }
+            for t in answer.items
+        ]
+
+    async def aclose(self) -> None:
+        await self.connection.aclose()
+
+    def _meta(self) -> Metadata | Unset:
+        return Metadata.from_dict(self._metadata) if self._metadata else UNSET
+
+
+def describe_failure(exc: BaseException) -> str:
+    """A one-line reason for a log or a tool answer, never a stack trace."""
+    if isinstance(exc, MemorySyncError):
+        if exc.limit_exceeded:
+            return "the MemorySync plan limit is reached"
+        return str(exc)
+    if isinstance(exc, TimeoutError):
+        return "no answer within the time budget"
+    return f"{type(exc).__name__}: {exc}"

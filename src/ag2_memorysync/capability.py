@@ -1,0 +1,434 @@
+"""MemorySyncCapability: recall before every reply, capture every turn, for AG2-classic agents.
+
+Attach is duck-typed on ``register_hook`` / ``hook_lists`` (this package never imports
+``autogen``). Two hooks per agent:
+
+* ``process_message_before_send``: the agent is the speaker; capture what it says.
+* ``process_all_messages_before_reply``: capture what the agent received (the sender is found
+  by identity in ``agent.chat_messages``), recall on it within the budget and hand the reply
+  functions a deep copy with the context as a system message before the last message.
+
+``process_last_received_message`` is deliberately not used: autogen 0.14 writes its return
+value back into the receiver's stored history (frameworks survey 1.2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import logging
+import threading
+import time
+import weakref
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeVar
+
+import httpx
+
+from memorysync_core import (
+    Connection,
+    LoopThread,
+    MemorySyncError,
+    fnv1a64,
+    prepare_text,
+    shared_loop,
+    turn_seed,
+)
+
+from .backend import Backend, MemoryHit, PendingTurn, SaveResult
+from .breaker import CircuitBreaker
+from .content import as_dict, is_tool_traffic, spoken_text
+from .dedup import DedupRegistry, default_registry
+from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, inject, render
+from .roles import RoleOverride, role_of, sender_of, speaker_of
+from .stats import Stats
+from .writer import RetryPolicy, TurnWriter
+
+log = logging.getLogger("ag2_memorysync")
+
+T = TypeVar("T")
+CAPTURE_MODES = ("both", "received", "sent")
+_HOOKS = ("process_all_messages_before_reply", "process_message_before_send")
+_live: weakref.WeakSet[MemorySyncCapability] = weakref.WeakSet()
+
+
+class MemorySyncCapability:
+    """Long-term memory for AG2-classic ``ConversableAgent`` s, shared by every agent it is added to.
+
+    Required: ``user_id`` (the person the memories belong to). The key comes from ``api_key=`` or
+    ``MEMORYSYNC_API_KEY``, the server from ``base_url=`` or ``MEMORYSYNC_BASE_URL``.
+
+    Recall: an incoming message of at least ``min_prompt_chars`` characters is recalled on
+    (``top_k`` memories) within ``recall_timeout`` seconds; the context reaches the model through
+    ``context_template`` (``{context}`` is replaced literally). Agents that speak for a person
+    (see ``speaker_role``) get no recall: they do not call a model.
+
+    Capture: ``capture="both"`` (default) records what attached agents send and receive,
+    ``"sent"`` / ``"received"`` only one side. Turns go to the session transcript
+    ``ag2::<session_id>`` in the background; ``flush()`` waits for them.
+
+    Also: ``project_id`` / ``tenant_id`` (skip discovery), ``metadata`` (scalars copied onto
+    extracted facts), ``speaker_role`` (``agent -> "human" | "ai" | None`` to override who speaks
+    for the person), ``queue_size`` (captured turns held while the server is unreachable),
+    ``retry`` (:class:`RetryPolicy`), ``request_timeout`` (seconds for one HTTP call outside the
+    recall budget), ``exit_flush_timeout``; for tests and embedding: ``transport`` (an httpx
+    async transport), ``clock``, ``loop`` (a :class:`memorysync_core.LoopThread`), ``dedup``.
+    """
+
+    def __init__(
+        self,
+        *,
+        user_id: str,
+        session_id: str = "default",
+        api_key: str | None = None,
+        base_url: str | None = None,
+        project_id: str | None = None,
+        tenant_id: str | None = None,
+        top_k: int = 5,
+        recall_timeout: float = 1.2,
+        min_prompt_chars: int = 8,
+        context_template: str = DEFAULT_CONTEXT_TEMPLATE,
+        capture: str = "both",
+        metadata: Mapping[str, Any] | None = None,
+        speaker_role: RoleOverride | None = None,
+        queue_size: int = 1000,
+        retry: RetryPolicy | None = None,
+        request_timeout: float = 10.0,
+        exit_flush_timeout: float = 2.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        loop: LoopThread | None = None,
+        dedup: DedupRegistry | None = None,
+    ) -> None:
+        _validate(user_id, session_id, top_k, recall_timeout, min_prompt_chars, context_template, capture)
+        self.user_id = user_id
+        self.session_id = session_id
+        self.session_scope = f"ag2::{session_id}"
+        self.top_k = top_k
+        self.recall_timeout = recall_timeout
+        self.min_prompt_chars = min_prompt_chars
+        self.context_template = context_template
+        self.capture = capture
+        self.request_timeout = request_timeout
+        self.exit_flush_timeout = exit_flush_timeout
+        self._speaker_role = speaker_role
+        self._clock = clock
+        self._connection = Connection(
+            api_key=api_key,
+            base_url=base_url,
+            project_id=project_id,
+            tenant_id=tenant_id,
+            timeout=request_timeout,
+            async_transport=transport,
+        )
+        settings = self._connection.settings
+        self._dedup = dedup if dedup is not None else default_registry()
+        self._dedup_scope = f"{settings.base_url}|{settings.project_id or ''}|{user_id}|"
+        self._bridge = loop if loop is not None else shared_loop()
+        self._stats = Stats()
+        self._backend = Backend(
+            self._connection, user_id=user_id, session_scope=self.session_scope, metadata=metadata
+        )
+        self._recaller = Recaller(
+            self._backend,
+            self._bridge,
+            top_k=top_k,
+            budget=recall_timeout,
+            stats=self._stats,
+            breaker=CircuitBreaker(threshold=3, cooldown=5.0, clock=clock),
+            clock=clock,
+        )
+        self._writer = TurnWriter(
+            self._backend.append,
+            self._bridge,
+            queue_size=queue_size,
+            policy=retry or RetryPolicy(),
+            stats=self._stats,
+            on_lost=self._forget,
+            clock=clock,
+        )
+        self._attached: dict[int, tuple[Any, _AgentHooks]] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        _live.add(self)
+        # Warm the connection and the tenant off the hot path: the first reply should not pay for it.
+        self._bridge.submit(self._warm())
+
+    # -- attaching ---------------------------------------------------------------------------------
+
+    def add_to_agent(self, agent: Any) -> None:
+        """Attach to an AG2-classic ``ConversableAgent``; attaching the same agent again does nothing."""
+        hook_lists = getattr(agent, "hook_lists", None)
+        if (
+            not callable(getattr(agent, "register_hook", None))
+            or not isinstance(hook_lists, dict)
+            or not all(name in hook_lists for name in _HOOKS)
+        ):
+            raise TypeError(
+                f"MemorySyncCapability attaches to an AG2-classic ConversableAgent (with register_hook and "
+                f"hook_lists), got {type(agent).__name__}. Install the classic line: "
+                f"pip install 'autogen>=0.14,<0.15'. The ag2 1.x rewrite has no register_hook hooks."
+            )
+        with self._lock:
+            if id(agent) in self._attached:
+                return
+            hooks = _AgentHooks(self, agent)
+            agent.register_hook("process_all_messages_before_reply", hooks.before_reply)
+            agent.register_hook("process_message_before_send", hooks.before_send)
+            self._attached[id(agent)] = (agent, hooks)
+
+    def remove_from_agent(self, agent: Any) -> None:
+        """Detach from ``agent`` (AG2 has no unregister API, so the hooks are taken off its lists)."""
+        with self._lock:
+            entry = self._attached.pop(id(agent), None)
+        if entry is None:
+            return
+        _, hooks = entry
+        for name, hook in (
+            ("process_all_messages_before_reply", hooks.before_reply),
+            ("process_message_before_send", hooks.before_send),
+        ):
+            hook_list = agent.hook_lists.get(name, [])
+            if hook in hook_list:
+                hook_list.remove(hook)
+
+    # -- explicit operations -----------------------------------------------------------------------
+
+    def search(self, query: str, limit: int | None = None) -> list[MemoryHit]:
+        """The person's memories most similar to ``query``, best first; raises MemorySyncError."""
+        return self._call(self._search(query, limit), "search")
+
+    async def asearch(self, query: str, limit: int | None = None) -> list[MemoryHit]:
+        return await self._acall(self._search(query, limit), "search")
+
+    def save(self, text: str) -> SaveResult:
+        """Store a fact about the person through ``/memory/add``; raises MemorySyncError."""
+        return self._call(self._save(text), "save")
+
+    async def asave(self, text: str) -> SaveResult:
+        return await self._acall(self._save(text), "save")
+
+    def history(self) -> list[dict[str, Any]]:
+        """This session's transcript, oldest first: ``[{"id", "role", "content", "source", "created_at"}]``."""
+        return self._call(self._backend.transcript(), "history")
+
+    async def ahistory(self) -> list[dict[str, Any]]:
+        return await self._acall(self._backend.transcript(), "history")
+
+    def stats(self) -> dict[str, int]:
+        """Counters since construction, plus ``queued`` (turns not yet written)."""
+        return {**self._stats.snapshot(), "queued": self._writer.pending}
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Wait until every captured turn was written (or given up on); False on timeout."""
+        return self._writer.flush(timeout)
+
+    async def aflush(self, timeout: float | None = 5.0) -> bool:
+        return await asyncio.to_thread(self._writer.flush, timeout)
+
+    def close(self, timeout: float | None = 5.0) -> bool:
+        """Flush, stop capturing and release the HTTP client; returns whether everything was written."""
+        with self._lock:
+            if self._closed:
+                return True
+            self._closed = True
+        drained = self._writer.close(timeout)
+        try:
+            self._bridge.run(self._backend.aclose(), timeout=2.0)
+        except Exception as exc:  # closing a client that is already gone is not worth raising
+            log.debug("MemorySync client close: %r", exc)
+        self._connection.close()
+        _live.discard(self)
+        return drained
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> MemorySyncCapability:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"MemorySyncCapability(user_id={self.user_id!r}, session_id={self.session_id!r}, "
+            f"capture={self.capture!r}, {self._connection!r})"
+        )
+
+    # -- hook logic (called by _AgentHooks) --------------------------------------------------------
+
+    def _on_sent(self, sender: Any, message: Any) -> None:
+        if self._closed or self.capture == "received":
+            return
+        self._capture(speaker_of(sender, as_dict(message)), message)
+
+    def _on_reply(self, hooks: _AgentHooks, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        started = self._clock()
+        if self._closed or not messages or not isinstance(messages[-1], dict):
+            return messages
+        agent, last = hooks.agent, messages[-1]
+        sender = sender_of(agent, messages)
+        # A message the agent itself said sits in its own history as role "assistant"; the send
+        # hook has already seen it.
+        if self.capture != "sent" and last.get("role") != "assistant":
+            self._capture(speaker_of(sender, last), last)
+        if role_of(agent, self._speaker_role) == "human" or _is_termination(agent, last):
+            return messages
+        if is_tool_traffic(last):
+            # A tool result: the model continues the same request, so it keeps the same context.
+            context = hooks.sticky.get(id(sender), "")
+        else:
+            text = spoken_text(last)
+            context = self._recaller.recall(text, started) if len(text) >= self.min_prompt_chars else ""
+            hooks.sticky[id(sender)] = context
+        if not context:
+            return messages
+        self._stats.add("injected")
+        return inject(messages, render(self.context_template, context))
+
+    def _capture(self, speaker: Any, message: Any) -> None:
+        text = spoken_text(message)
+        if not text:
+            return
+        role = role_of(speaker, self._speaker_role)
+        key = turn_seed(role, self.session_scope, text)
+        dedup_key = self._dedup_scope + key
+        if not self._dedup.claim(dedup_key):
+            self._stats.add("deduplicated")
+            return
+        self._writer.enqueue(
+            PendingTurn(
+                role="user" if role == "human" else "assistant",
+                content=text,
+                idempotency_key=key,
+                dedup_key=dedup_key,
+            )
+        )
+
+    def _forget(self, turns: list[PendingTurn]) -> None:
+        for turn in turns:
+            self._dedup.release(turn.dedup_key)
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    async def _warm(self) -> None:
+        try:
+            await self._backend.warm()
+        except Exception as exc:  # recall retries discovery within its own budget
+            log.debug("MemorySync warm-up failed: %r", exc)
+
+    async def _search(self, query: str, limit: int | None) -> list[MemoryHit]:
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("search() needs a non-empty query string")
+        k = self.top_k if limit is None else limit
+        if not 1 <= k <= 100:
+            raise ValueError(f"search() limit must be between 1 and 100, got {k}")
+        return await self._backend.query(prepare_text(query)[:4000], k)
+
+    async def _save(self, text: str) -> SaveResult:
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("save() needs a non-empty text")
+        prepared = prepare_text(text)
+        # Saving the same fact twice in a session is one write (contract: client_ref idempotency).
+        return await self._backend.add(prepared, f"ag2-save#h{fnv1a64(self.session_scope + ':' + prepared)}")
+
+    def _call(self, coro: Coroutine[Any, Any, T], what: str) -> T:
+        try:
+            return self._bridge.run(coro, timeout=self.request_timeout + 1.0)
+        except TimeoutError as exc:
+            raise MemorySyncError(
+                f"{what}: no answer from {self._connection.settings.base_url} within "
+                f"{self.request_timeout + 1.0:.1f}s; check the server or raise request_timeout="
+            ) from exc
+
+    async def _acall(self, coro: Coroutine[Any, Any, T], what: str) -> T:
+        future = self._bridge.submit(coro)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.request_timeout + 1.0)
+        except asyncio.TimeoutError as exc:
+            future.cancel()
+            raise MemorySyncError(
+                f"{what}: no answer from {self._connection.settings.base_url} within "
+                f"{self.request_timeout + 1.0:.1f}s; check the server or raise request_timeout="
+            ) from exc
+
+
+class _AgentHooks:
+    """The two hooks registered on one agent. They never raise into the chat."""
+
+    def __init__(self, capability: MemorySyncCapability, agent: Any) -> None:
+        self.capability = capability
+        self.agent = agent
+        self.sticky: dict[int, str] = {}  # last recalled context per conversation partner
+
+    def before_send(self, sender: Any, message: Any, recipient: Any, silent: bool) -> Any:
+        try:
+            self.capability._on_sent(sender, message)
+        except Exception:
+            log.warning("MemorySync capture failed; the chat continues", exc_info=True)
+        return message
+
+    def before_reply(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        try:
+            return self.capability._on_reply(self, messages)
+        except Exception:
+            log.warning("MemorySync recall failed; the reply goes ahead without memories", exc_info=True)
+            return messages
+
+
+def _is_termination(agent: Any, message: dict[str, Any]) -> bool:
+    check = getattr(agent, "_is_termination_msg", None)
+    if not callable(check):
+        return False
+    try:
+        return bool(check(message))
+    except Exception:
+        return False
+
+
+def _validate(
+    user_id: Any,
+    session_id: Any,
+    top_k: Any,
+    recall_timeout: Any,
+    min_prompt_chars: Any,
+    context_template: Any,
+    capture: Any,
+) -> None:
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise ValueError(
+            "MemorySyncCapability needs user_id=, a non-empty string naming the person the memories "
+            "belong to, e.g. MemorySyncCapability(user_id='customer-42')."
+        )
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise ValueError("session_id must be a non-empty string, e.g. session_id='support-chat'.")
+    if capture not in CAPTURE_MODES:
+        raise ValueError(
+            f"capture must be one of {', '.join(repr(m) for m in CAPTURE_MODES)}, got {capture!r}: "
+            f"'both' records what attached agents send and receive, 'sent'/'received' one side only."
+        )
+    if not isinstance(top_k, int) or not 1 <= top_k <= 100:
+        raise ValueError(f"top_k must be an int between 1 and 100, got {top_k!r}.")
+    if not isinstance(recall_timeout, (int, float)) or recall_timeout <= 0:
+        raise ValueError(
+            f"recall_timeout must be a positive number of seconds (default 1.2), got {recall_timeout!r}."
+        )
+    if not isinstance(min_prompt_chars, int) or min_prompt_chars < 0:
+        raise ValueError(f"min_prompt_chars must be an int >= 0, got {min_prompt_chars!r}.")
+    if not isinstance(context_template, str) or "{context}" not in context_template:
+        raise ValueError(
+            "context_template must be a string containing the placeholder {context}, "
+            "where the recalled memories go."
+        )
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    # Runs while the daemon loop thread is still alive, so queued turns get a brief last chance.
+    for capability in list(_live):
+        if not capability.closed:
+            with contextlib.suppress(Exception):
+                capability.flush(timeout=capability.exit_flush_timeout)

@@ -1,0 +1,223 @@
+"""Fire-and-forget capture: a bounded queue drained by one writer task on the background loop.
+
+``enqueue`` never blocks the chat. The writer sends turns in batches, retries transient failures
+(no answer, 5xx, a plain 429) with exponential backoff and jitter using the SAME idempotency keys,
+and waits on a circuit breaker instead of hammering a dead server. A turn is given up on only
+after ``retry_for`` seconds of failures, or at once for an answer retrying cannot change (a 4xx,
+the plan-limit 429).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from memorysync_core import LoopThread, MemorySyncError
+
+from .backend import PendingTurn, describe_failure
+from .breaker import CircuitBreaker
+from .stats import Stats
+
+log = logging.getLogger("ag2_memorysync")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard the writer tries. Defaults ride out a server restart without flooding it."""
+
+    backoff_base: float = 0.2  # first retry delay, doubled each attempt
+    backoff_max: float = 2.0  # cap on one delay
+    retry_for: float = 300.0  # give a turn up after this many seconds of failures
+    breaker_threshold: int = 5  # consecutive failures that open the circuit
+    breaker_cooldown: float = 2.0  # seconds the circuit stays open before one probe
+    batch_size: int = 50  # turns per /v1/history/append call (the contract allows 100)
+
+    def __post_init__(self) -> None:
+        if self.backoff_base <= 0 or self.backoff_max < self.backoff_base:
+            raise ValueError("RetryPolicy needs 0 < backoff_base <= backoff_max")
+        if self.retry_for < 0:
+            raise ValueError("RetryPolicy.retry_for must be >= 0 seconds")
+        if not 1 <= self.batch_size <= 100:
+            raise ValueError("RetryPolicy.batch_size must be between 1 and 100 (the contract's limit)")
+
+    def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
+        """Exponential backoff with equal jitter: half fixed, half random."""
+        step = min(self.backoff_max, self.backoff_base * 2 ** max(attempt - 1, 0))
+        return step / 2 + step / 2 * rng()
+
+
+class TurnWriter:
+    def __init__(
+        self,
+        send: Callable[[list[PendingTurn]], Awaitable[str]],
+        bridge: LoopThread,
+        *,
+        queue_size: int,
+        policy: RetryPolicy,
+        stats: Stats,
+        on_lost: Callable[[list[PendingTurn]], None],
+        clock: Callable[[], float] = time.monotonic,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
+        if queue_size < 1:
+            raise ValueError("queue_size must be at least 1")
+        self._send = send
+        self._bridge = bridge
+        self._queue_size = queue_size
+        self._policy = policy
+        self._stats = stats
+        self._on_lost = on_lost
+        self._clock = clock
+        self._rng = rng
+        self.breaker = CircuitBreaker(policy.breaker_threshold, policy.breaker_cooldown, clock)
+        self._queue: deque[PendingTurn] = deque()
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._pending = 0  # queued plus in flight
+        self._closed = False
+        self._abandon = False
+        self._wake: asyncio.Event | None = None
+        self._warned_skip = False
+        self._drops = 0
+        self._task = bridge.submit(self._run())
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return self._pending
+
+    def enqueue(self, turn: PendingTurn) -> bool:
+        """Queue ``turn`` without blocking; False when it was dropped (queue full or closed)."""
+        with self._lock:
+            accepted = not self._closed and len(self._queue) < self._queue_size
+            if accepted:
+                self._queue.append(turn)
+                self._pending += 1
+        if not accepted:
+            self._drop(turn)
+            return False
+        # RuntimeError: the loop is gone (interpreter shutdown); flush() reports the backlog.
+        with contextlib.suppress(RuntimeError):
+            self._bridge.loop.call_soon_threadsafe(self._notify)
+        return True
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Wait until every queued turn was delivered or given up on; False on timeout."""
+        if self._bridge.in_loop_thread():
+            raise RuntimeError("flush() would deadlock on the MemorySync loop thread; use aflush()")
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def close(self, timeout: float | None = 5.0) -> bool:
+        """Flush, then stop: turns still undelivered after ``timeout`` are counted as failed."""
+        drained = self.flush(timeout)
+        with self._lock:
+            self._closed = True
+            self._abandon = not drained
+        with contextlib.suppress(RuntimeError):
+            self._bridge.loop.call_soon_threadsafe(self._notify)
+        if not drained:
+            with self._idle:
+                self._idle.wait_for(lambda: self._pending == 0, 1.0)
+        return drained
+
+    def _drop(self, turn: PendingTurn) -> None:
+        self._stats.add("dropped")
+        self._on_lost([turn])
+        self._drops += 1
+        if self._drops == 1 or self._drops % 100 == 0:
+            log.warning(
+                "MemorySync capture queue is full (%d turns); dropped %d turn(s) so far. "
+                "The server is unreachable or slow: raise queue_size= or check the server.",
+                self._queue_size,
+                self._drops,
+            )
+
+    def _notify(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _take(self) -> list[PendingTurn]:
+        with self._lock:
+            n = min(len(self._queue), self._policy.batch_size)
+            return [self._queue.popleft() for _ in range(n)]
+
+    async def _run(self) -> None:
+        self._wake = asyncio.Event()
+        while True:
+            batch = self._take()
+            if not batch:
+                with self._lock:
+                    if self._closed:
+                        return
+                self._wake.clear()
+                with self._lock:
+                    empty = not self._queue and not self._closed
+                if empty:
+                    await self._wake.wait()
+                continue
+            try:
+                await self._deliver(batch)
+            finally:
+                with self._idle:
+                    self._pending -= len(batch)
+                    self._idle.notify_all()
+
+    async def _deliver(self, batch: list[PendingTurn]) -> None:
+        deadline = self._clock() + self._policy.retry_for
+        attempt = 0
+        while True:
+            wait = self.breaker.wait_time()
+            if wait > 0 and not self._abandon:
+                await self._pause(wait)
+                continue
+            try:
+                status = await self._send(batch)
+            except Exception as exc:
+                retryable = isinstance(exc, MemorySyncError) and exc.transient and not exc.limit_exceeded
+                if not retryable:
+                    self.breaker.success()  # the server answered; it is alive
+                    self._give_up(batch, exc)
+                    return
+                self.breaker.failure()
+                if self._abandon or self._clock() >= deadline:
+                    self._give_up(batch, exc)
+                    return
+                attempt += 1
+                self._stats.add("retried")
+                (log.warning if attempt == 1 else log.debug)(
+                    "MemorySync write failed (%s); retrying with the same idempotency key",
+                    describe_failure(exc),
+                )
+                await self._pause(self._policy.delay(attempt, self._rng))
+                continue
+            self.breaker.success()
+            if attempt:
+                log.info("MemorySync writes resumed after %d retr%s", attempt, "y" if attempt == 1 else "ies")
+            if status == "skipped":
+                self._stats.add("skipped", len(batch))
+                if not self._warned_skip:
+                    self._warned_skip = True
+                    log.warning("MemorySync stored nothing (status 'skipped'): the plan's quota is used up")
+            else:
+                self._stats.add("captured", len(batch))
+            return
+
+    async def _pause(self, seconds: float) -> None:
+        # Wake early when close() abandons the backlog.
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while not self._abandon and loop.time() < end:
+            await asyncio.sleep(min(0.05, max(end - loop.time(), 0)))
+
+    def _give_up(self, batch: list[PendingTurn], exc: BaseException) -> None:
+        self._stats.add("failed", len(batch))
+        self._on_lost(batch)
+        log.warning("MemorySync lost %d captured turn(s): %s", len(batch), describe_failure(exc))
