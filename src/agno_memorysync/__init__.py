@@ -1,1 +1,32 @@
-"""MemorySync memory-only db for agno. Lands with issue 5."""
+"""MemorySync as agno's memory store: a memory-only ``BaseDb`` / ``AsyncBaseDb`` for ``MemoryManager``.
+
+    from agno.agent import Agent
+    from agno.db.sqlite import SqliteDb
+    from agno.memory import MemoryManager
+    from agno_memorysync import MemorySyncDb
+
+    agent = Agent(
+        db=SqliteDb(db_file="agent.db"),                  # sessions: local
+        memory_manager=MemoryManager(db=MemorySyncDb()),  # memories: MemorySync
+        update_memory_on_run=True,
+    )
+
+With ``Agent.arun`` use ``AsyncMemorySyncDb`` *and* an async agent db (``AsyncSqliteDb``): agno
+chooses its sync or async memory path from the agent's db.
+"""
+
+from memorysync_core import MemorySyncError
+
+from .async_db import AsyncMemorySyncDb
+from .db import MemorySyncDb
+from .memory_only import MemorySyncClearAllError, MemorySyncMemoryOnlyError
+from .miswiring import MiswiredAsyncDbError
+
+__all__ = [
+    "AsyncMemorySyncDb",
+    "MemorySyncClearAllError",
+    "MemorySyncDb",
+    "MemorySyncError",
+    "MemorySyncMemoryOnlyError",
+    "MiswiredAsyncDbError",
+]

@@ -1,0 +1,199 @@
+"""``AsyncMemorySyncDb``: agno's ``AsyncBaseDb``, memories only, stored in MemorySync.
+
+agno takes its async memory path only when the *agent's* ``db`` is async too (frameworks survey
+2.4), so wire it as ``Agent(db=AsyncSqliteDb(...), memory_manager=MemoryManager(db=AsyncMemorySyncDb()))``
+and use ``arun``. A miswired call raises or logs a message naming that fix (see ``miswiring``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from agno.db.base import AsyncBaseDb
+from agno.db.schemas.memory import UserMemory
+
+from memorysync_core import Connection
+
+from .memory_only import ASYNC_WIRING, clear_all_refusal, memory_only_methods
+from .miswiring import guarded
+from .ops import Plan, drive
+from .options import Options
+from .policy import FAILURES
+
+_MemoryOnly = type(
+    "_MemoryOnly", (), memory_only_methods(AsyncBaseDb, class_name="AsyncMemorySyncDb", wiring=ASYNC_WIRING)
+)
+
+
+class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-type]
+    """The async twin of ``MemorySyncDb``: same options, same behaviour, awaited on your loop.
+
+    Each read is bounded by ``recall_timeout`` and each write or delete by ``write_timeout``
+    (``asyncio.wait_for``), so a slow server never holds a run longer than that, and the event
+    loop keeps running while it waits.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        project_id: str | None = None,
+        tenant_id: str | None = None,
+        default_user_id: str = "default",
+        recall_timeout: float = 1.2,
+        write_timeout: float = 10.0,
+        fail_open_writes: bool = True,
+        source: str = "agno",
+        id: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self._options = Options.build(
+            class_name=type(self).__name__,
+            api_key=api_key,
+            base_url=base_url,
+            project_id=project_id,
+            tenant_id=tenant_id,
+            default_user_id=default_user_id,
+            recall_timeout=recall_timeout,
+            write_timeout=write_timeout,
+            fail_open_writes=fail_open_writes,
+            source=source,
+            transport=transport,
+            clock=clock,
+        )
+        self._ops = self._options.ops
+        self._policy = self._options.policy
+        self._tenant_id = self._options.tenant_id
+        # An httpx.AsyncClient is bound to the loop that first used it: one connection per loop.
+        self._connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Connection] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+
+    @property
+    def default_user_id(self) -> str:
+        return self._ops.default_user_id
+
+    def __repr__(self) -> str:
+        return f"AsyncMemorySyncDb(id={self.id!r}, {self._options.settings!r}, source={self._ops.source!r})"
+
+    # ---------------------------------------------------------------- the shell
+    def _connection(self) -> Connection:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            connection = self._connections.get(loop)
+            if connection is None:
+                connection = self._connections[loop] = self._options.connection(self._tenant_id)
+            return connection
+
+    async def _execute(self, plan: Plan[Any]) -> Any:
+        connection = self._connection()
+        budget = self._policy.budget(plan.kind) * plan.units
+        try:
+            return await asyncio.wait_for(drive(plan.steps, connection), budget)
+        except FAILURES as exc:
+            return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+        finally:
+            self._tenant_id = self._tenant_id or connection.tenants.cached  # discover once, not per loop
+
+    # ---------------------------------------------------------------- reads
+    @guarded
+    async def get_user_memories(
+        self,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        team_id: str | None = None,
+        topics: list[str] | None = None,
+        search_content: str | None = None,
+        limit: int | None = None,
+        page: int | None = None,
+        sort_by: str | None = None,
+        sort_order: str | None = None,
+        deserialize: bool | None = True,
+    ) -> list[UserMemory] | tuple[list[dict[str, Any]], int]:
+        """One user's memories, filtered, searched (3+ characters: ranked by relevance), sorted, paged."""
+        return await self._execute(
+            self._ops.get_user_memories(
+                user_id=user_id,
+                agent_id=agent_id,
+                team_id=team_id,
+                topics=topics,
+                search_content=search_content,
+                limit=limit,
+                page=page,
+                sort_by=sort_by,
+                sort_order=sort_order,
+                deserialize=deserialize,
+            )
+        )
+
+    @guarded
+    async def get_user_memory(
+        self, memory_id: str, deserialize: bool | None = True, user_id: str | None = None
+    ) -> UserMemory | dict[str, Any] | None:
+        return await self._execute(
+            self._ops.get_user_memory(memory_id=memory_id, deserialize=deserialize, user_id=user_id)
+        )
+
+    @guarded
+    async def get_all_memory_topics(self, user_id: str | None = None) -> list[str]:
+        return await self._execute(self._ops.get_all_memory_topics(user_id=user_id))
+
+    @guarded
+    async def get_user_memory_stats(
+        self, limit: int | None = None, page: int | None = None, user_id: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Stats for one user (``default_user_id`` without ``user_id``): never a cross-user listing."""
+        return await self._execute(self._ops.get_user_memory_stats(limit=limit, page=page, user_id=user_id))
+
+    # ---------------------------------------------------------------- writes
+    @guarded
+    async def upsert_user_memory(
+        self, memory: UserMemory, deserialize: bool | None = True
+    ) -> UserMemory | dict[str, Any] | None:
+        """Store ``memory`` (a copy: the argument is never modified) and return what was stored."""
+        return await self._execute(self._ops.upsert_user_memory(memory, deserialize=deserialize))
+
+    @guarded
+    async def upsert_memories(
+        self, memories: list[UserMemory], deserialize: bool | None = True, preserve_updated_at: bool = False
+    ) -> list[UserMemory | dict[str, Any]]:
+        return await self._execute(
+            self._ops.upsert_memories(
+                memories, deserialize=deserialize, preserve_updated_at=preserve_updated_at
+            )
+        )
+
+    # ---------------------------------------------------------------- deletes
+    @guarded
+    async def delete_user_memory(self, memory_id: str, user_id: str | None = None) -> None:
+        """Delete one memory and the facts derived from it; an id already gone is a no-op."""
+        await self._execute(self._ops.delete_user_memories(memory_ids=[memory_id], user_id=user_id))
+
+    @guarded
+    async def delete_user_memories(self, memory_ids: list[str], user_id: str | None = None) -> None:
+        await self._execute(self._ops.delete_user_memories(memory_ids=memory_ids, user_id=user_id))
+
+    @guarded
+    async def forget_user_memories(self, user_id: str) -> int:
+        """Delete every memory of one user (and the derived facts); returns how many were deleted."""
+        return await self._execute(self._ops.forget_user_memories(user_id=user_id))
+
+    def clear_memories(self) -> Any:
+        """Always raises ``MemorySyncClearAllError`` (at call time, awaited or not)."""
+        raise clear_all_refusal(type(self).__name__)
+
+    async def close(self) -> None:
+        """Close the HTTP client this event loop uses."""
+        with self._lock:
+            connection = self._connections.pop(asyncio.get_running_loop(), None)
+        if connection is not None:
+            await connection.aclose()

@@ -1,0 +1,189 @@
+"""``MemorySyncDb``: agno's sync ``BaseDb``, memories only, stored in MemorySync."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from agno.db.base import BaseDb
+from agno.db.schemas.memory import UserMemory
+
+from memorysync_core import shared_loop
+
+from .memory_only import SYNC_WIRING, clear_all_refusal, memory_only_methods
+from .ops import Plan, drive
+from .options import Options
+from .policy import FAILURES
+
+logger = logging.getLogger("agno_memorysync")
+
+# Concrete raisers for every non-memory abstract of the installed agno, placed before BaseDb in
+# the MRO so that ABCMeta sees them as implemented.
+_MemoryOnly = type(
+    "_MemoryOnly", (), memory_only_methods(BaseDb, class_name="MemorySyncDb", wiring=SYNC_WIRING)
+)
+
+
+class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
+    """agno user memories in MemorySync; sessions and everything else stay in your own agno db.
+
+    ``Agent(db=SqliteDb(db_file="agent.db"), memory_manager=MemoryManager(db=MemorySyncDb()))``
+
+    Safe to share between threads (agno extracts memories on background threads): every request
+    runs on one background event loop, and each call waits for its own result with a hard total
+    budget (``recall_timeout`` for reads, ``write_timeout`` for writes and deletes).
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        project_id: str | None = None,
+        tenant_id: str | None = None,
+        default_user_id: str = "default",
+        recall_timeout: float = 1.2,
+        write_timeout: float = 10.0,
+        fail_open_writes: bool = True,
+        source: str = "agno",
+        id: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self._options = Options.build(
+            class_name=type(self).__name__,
+            api_key=api_key,
+            base_url=base_url,
+            project_id=project_id,
+            tenant_id=tenant_id,
+            default_user_id=default_user_id,
+            recall_timeout=recall_timeout,
+            write_timeout=write_timeout,
+            fail_open_writes=fail_open_writes,
+            source=source,
+            transport=transport,
+            clock=clock,
+        )
+        self._ops = self._options.ops
+        self._policy = self._options.policy
+        self._connection = self._options.connection()
+        self._warned_loop = False
+
+    @property
+    def default_user_id(self) -> str:
+        return self._ops.default_user_id
+
+    def __repr__(self) -> str:
+        return f"MemorySyncDb(id={self.id!r}, {self._options.settings!r}, source={self._ops.source!r})"
+
+    # ---------------------------------------------------------------- the shell
+    def _execute(self, plan: Plan[Any]) -> Any:
+        self._warn_if_blocking_a_loop()
+        budget = self._policy.budget(plan.kind) * plan.units
+        try:
+            return shared_loop().run(drive(plan.steps, self._connection), budget)
+        except FAILURES as exc:
+            return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+
+    def _warn_if_blocking_a_loop(self) -> None:
+        if self._warned_loop:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._warned_loop = True
+        logger.warning(
+            "MemorySyncDb is being called on a thread that runs an event loop (Agent.arun with a sync "
+            "memory db): each call blocks that loop for up to its budget. Use AsyncMemorySyncDb with an "
+            "async agent db instead: Agent(db=AsyncSqliteDb(...), "
+            "memory_manager=MemoryManager(db=AsyncMemorySyncDb()))."
+        )
+
+    # ---------------------------------------------------------------- reads
+    def get_user_memories(
+        self,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        team_id: str | None = None,
+        topics: list[str] | None = None,
+        search_content: str | None = None,
+        limit: int | None = None,
+        page: int | None = None,
+        sort_by: str | None = None,
+        sort_order: str | None = None,
+        deserialize: bool | None = True,
+    ) -> list[UserMemory] | tuple[list[dict[str, Any]], int]:
+        """One user's memories, filtered, searched (3+ characters: ranked by relevance), sorted, paged."""
+        return self._execute(
+            self._ops.get_user_memories(
+                user_id=user_id,
+                agent_id=agent_id,
+                team_id=team_id,
+                topics=topics,
+                search_content=search_content,
+                limit=limit,
+                page=page,
+                sort_by=sort_by,
+                sort_order=sort_order,
+                deserialize=deserialize,
+            )
+        )
+
+    def get_user_memory(
+        self, memory_id: str, deserialize: bool | None = True, user_id: str | None = None
+    ) -> UserMemory | dict[str, Any] | None:
+        return self._execute(
+            self._ops.get_user_memory(memory_id=memory_id, deserialize=deserialize, user_id=user_id)
+        )
+
+    def get_all_memory_topics(self, user_id: str | None = None) -> list[str]:
+        return self._execute(self._ops.get_all_memory_topics(user_id=user_id))
+
+    def get_user_memory_stats(
+        self, limit: int | None = None, page: int | None = None, user_id: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Stats for one user (``default_user_id`` without ``user_id``): never a cross-user listing."""
+        return self._execute(self._ops.get_user_memory_stats(limit=limit, page=page, user_id=user_id))
+
+    # ---------------------------------------------------------------- writes
+    def upsert_user_memory(
+        self, memory: UserMemory, deserialize: bool | None = True
+    ) -> UserMemory | dict[str, Any] | None:
+        """Store ``memory`` (a copy: the argument is never modified) and return what was stored."""
+        return self._execute(self._ops.upsert_user_memory(memory, deserialize=deserialize))
+
+    def upsert_memories(
+        self, memories: list[UserMemory], deserialize: bool | None = True, preserve_updated_at: bool = False
+    ) -> list[UserMemory | dict[str, Any]]:
+        return self._execute(
+            self._ops.upsert_memories(
+                memories, deserialize=deserialize, preserve_updated_at=preserve_updated_at
+            )
+        )
+
+    # ---------------------------------------------------------------- deletes
+    def delete_user_memory(self, memory_id: str, user_id: str | None = None) -> None:
+        """Delete one memory and the facts derived from it; an id already gone is a no-op."""
+        self._execute(self._ops.delete_user_memories(memory_ids=[memory_id], user_id=user_id))
+
+    def delete_user_memories(self, memory_ids: list[str], user_id: str | None = None) -> None:
+        self._execute(self._ops.delete_user_memories(memory_ids=memory_ids, user_id=user_id))
+
+    def forget_user_memories(self, user_id: str) -> int:
+        """Delete every memory of one user (and the derived facts); returns how many were deleted."""
+        return self._execute(self._ops.forget_user_memories(user_id=user_id))
+
+    def clear_memories(self) -> None:
+        """Always raises ``MemorySyncClearAllError``: use ``forget_user_memories(user_id)``."""
+        raise clear_all_refusal(type(self).__name__)
+
+    def close(self) -> None:
+        """Close the HTTP client (its connections live on the shared background loop)."""
+        loop = shared_loop()
+        if not loop.in_loop_thread():
+            loop.run(self._connection.aclose(), self._policy.write_timeout)

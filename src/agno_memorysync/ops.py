@@ -1,0 +1,452 @@
+"""Every memory operation, written once for the sync and the async db.
+
+An operation is a plain generator: it yields the requests it needs (a generated operation and its
+body, or ``TENANT`` for the tenant id) and receives each parsed answer, then returns the result.
+It does no I/O and knows no event loop, so one async driver (:func:`drive`) serves both classes:
+``MemorySyncDb`` runs it on the core's background loop with a total budget, ``AsyncMemorySyncDb``
+awaits it under ``asyncio.wait_for``. Arguments are validated when the plan is built, before any
+request, so bad input raises a ``ValueError``/``TypeError`` and is never mistaken for an outage.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Generic, TypeVar
+
+from agno.db.schemas.memory import UserMemory
+from memorysync_client.api.state import delete_state, get_state, list_state, put_state, search_state
+from memorysync_client.models import (
+    DeleteStateRequest,
+    GetStateRequest,
+    ListStateRequest,
+    Metadata,
+    PutStateRequest,
+    PutStateRequestValue,
+    SearchStateRequest,
+    StateItem,
+)
+
+from memorysync_core import Connection, MemorySyncError, acall
+
+from .policy import Kind
+from .records import (
+    FIELDS,
+    NAMESPACE,
+    as_row,
+    fact_metadata,
+    from_value,
+    memory_text,
+    same_content,
+    to_value,
+)
+
+logger = logging.getLogger("agno_memorysync")
+T = TypeVar("T")
+
+LIST_PAGE = 5000  # the contract's maximum list limit
+SEARCH_LIMIT = 100  # the contract's maximum search limit
+DELETE_CHUNK = 1000  # the contract's maximum keys per delete
+MAX_QUERY_CHARS = 4000
+MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno's own backends
+
+
+class _Tenant:
+    def __repr__(self) -> str:
+        return "TENANT"
+
+
+TENANT = _Tenant()
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request: ``operation`` is a generated module (``sync_detailed`` / ``asyncio_detailed``)."""
+
+    operation: ModuleType
+    body: Any
+
+
+Steps = Generator["Call | _Tenant", Any, T]
+
+
+@dataclass
+class Plan(Generic[T]):
+    """An operation ready to run: its steps, its failure kind and its fail-open answer."""
+
+    kind: Kind
+    what: str
+    steps: Steps[T]
+    empty: T | None = None
+    units: int = 1  # budget multiplier for batches
+
+
+async def drive(steps: Steps[T], connection: Connection) -> T:
+    """Run ``steps`` against ``connection``: the only place an operation meets the network."""
+    reply: Any = None
+    try:
+        while True:
+            step = steps.send(reply)
+            if step is TENANT:
+                reply = await connection.atenant_id()
+            else:
+                assert isinstance(step, Call)
+                reply = await acall(step.operation.asyncio_detailed, client=connection.client, body=step.body)
+    except StopIteration as done:
+        return done.value
+    finally:
+        steps.close()
+
+
+class MemoryOps:
+    """Builds the plans; holds what every request shares (source, default user, clock)."""
+
+    def __init__(self, *, source: str, default_user_id: str, clock: Callable[[], float]) -> None:
+        self.source = _non_blank("source", source)
+        self.default_user_id = _non_blank("default_user_id", default_user_id)
+        self.clock = clock
+
+    # ---------------------------------------------------------------- reads
+    def get_user_memories(
+        self,
+        *,
+        user_id: str | None,
+        agent_id: str | None,
+        team_id: str | None,
+        topics: Sequence[str] | None,
+        search_content: str | None,
+        limit: int | None,
+        page: int | None,
+        sort_by: str | None,
+        sort_order: Any,
+        deserialize: bool | None,
+    ) -> Plan[Any]:
+        user = self._user(user_id)
+        _check_page(limit, page)
+        wanted_topics = _topics(topics)
+        order = _sort_order(sort_order)
+        query = search_content.strip() if isinstance(search_content, str) else None
+        if search_content is not None and not isinstance(search_content, str):
+            raise TypeError(f"search_content must be a string or None, got {search_content!r}")
+
+        def steps() -> Steps[Any]:
+            if query and len(query) >= MIN_SEARCH_CHARS:
+                found = yield from self._search(user, query)
+                values = [value for value, _score in found]  # best first
+            else:
+                values = yield from self._list(user)
+                if query:
+                    needle = query.casefold()
+                    values = [v for v in values if needle in str(v.get("memory") or "").casefold()]
+            values = [v for v in values if _matches(v, agent_id, team_id, wanted_topics)]
+            total = len(values)
+            values = _paginate(_sort(values, sort_by, order), limit, page)
+            if deserialize is False:
+                return [as_row(v) for v in values], total
+            return [from_value(v) for v in values]
+
+        empty: Any = ([], 0) if deserialize is False else []
+        return Plan("read", "get_user_memories", steps(), empty)
+
+    def get_user_memory(self, *, memory_id: str, deserialize: bool | None, user_id: str | None) -> Plan[Any]:
+        user = self._user(user_id)
+        key = _non_blank("memory_id", memory_id)
+
+        def steps() -> Steps[Any]:
+            value = yield from self._get(user, key)
+            if value is None:
+                return None
+            return as_row(value) if deserialize is False else from_value(value)
+
+        return Plan("read", "get_user_memory", steps(), None)
+
+    def get_all_memory_topics(self, *, user_id: str | None) -> Plan[list[str]]:
+        user = self._user(user_id)
+
+        def steps() -> Steps[list[str]]:
+            values = yield from self._list(user)
+            return sorted({t for v in values for t in (v.get("topics") or []) if isinstance(t, str)})
+
+        return Plan("read", "get_all_memory_topics", steps(), [])
+
+    def get_user_memory_stats(
+        self, *, limit: int | None, page: int | None, user_id: str | None
+    ) -> Plan[tuple[list[dict[str, Any]], int]]:
+        # Stats are per user and this db never lists across users: without a user, the default one.
+        user = self._user(user_id)
+        _check_page(limit, page)
+
+        def steps() -> Steps[tuple[list[dict[str, Any]], int]]:
+            values = yield from self._list(user)
+            if not values:
+                return [], 0
+            last = max(_updated(v) or 0 for v in values)
+            rows = [{"user_id": user, "total_memories": len(values), "last_memory_updated_at": last}]
+            return _paginate(rows, limit, page), 1
+
+        return Plan("read", "get_user_memory_stats", steps(), ([], 0))
+
+    # ---------------------------------------------------------------- writes
+    def upsert_user_memory(self, memory: UserMemory, *, deserialize: bool | None) -> Plan[Any]:
+        value = self._new_value(memory)
+
+        def steps() -> Steps[Any]:
+            stored = yield from self._put(value, preserve_updated_at=False)
+            return as_row(stored) if deserialize is False else from_value(stored)
+
+        return Plan("write", "upsert_user_memory", steps(), None)
+
+    def upsert_memories(
+        self, memories: Iterable[UserMemory], *, deserialize: bool | None, preserve_updated_at: bool
+    ) -> Plan[list[Any]]:
+        if memories is None or isinstance(memories, (str, bytes, UserMemory)):
+            raise TypeError("upsert_memories takes a list of UserMemory objects")
+        values = [self._new_value(m) for m in memories]
+
+        def steps() -> Steps[list[Any]]:
+            stored = []
+            for value in values:
+                stored.append((yield from self._put(value, preserve_updated_at=preserve_updated_at)))
+            return [as_row(v) if deserialize is False else from_value(v) for v in stored]
+
+        return Plan("write", "upsert_memories", steps(), [], units=max(1, len(values)))
+
+    # ---------------------------------------------------------------- deletes
+    def delete_user_memories(self, *, memory_ids: Iterable[str], user_id: str | None) -> Plan[int]:
+        if memory_ids is None or isinstance(memory_ids, (str, bytes)):
+            # None must never reach the wire: on delete_state, keys=null means "the whole namespace".
+            raise TypeError(
+                "delete_user_memories takes a list of memory ids; to delete every memory of one user "
+                "call forget_user_memories(user_id)"
+            )
+        user = self._user(user_id)
+        keys = list(dict.fromkeys(_non_blank("memory_id", k) for k in memory_ids))
+        chunks = [keys[i : i + DELETE_CHUNK] for i in range(0, len(keys), DELETE_CHUNK)]
+
+        def steps() -> Steps[int]:
+            deleted = 0
+            for chunk in chunks:
+                deleted += yield from self._delete(user, chunk)
+            return deleted
+
+        return Plan("delete", "delete_user_memories", steps(), units=max(1, len(chunks)))
+
+    def forget_user_memories(self, *, user_id: str) -> Plan[int]:
+        if user_id is None:
+            raise ValueError(
+                "forget_user_memories needs an explicit user_id: it deletes all of that user's memories"
+            )
+        user = _non_blank("user_id", user_id)
+        return Plan("delete", "forget_user_memories", self._delete(user, None))
+
+    # ---------------------------------------------------------------- steps
+    def _get(self, user: str, key: str) -> Steps[dict[str, Any] | None]:
+        tenant = yield TENANT
+        body = GetStateRequest(
+            tenant_id=tenant, user_id=user, namespace=NAMESPACE, key=key, source=self.source
+        )
+        answer = yield Call(get_state, body)
+        return self._value_of(answer.item, user)
+
+    def _list(self, user: str) -> Steps[list[dict[str, Any]]]:
+        tenant = yield TENANT
+        by_key: dict[str, dict[str, Any]] = {}
+        offset = 0
+        while True:
+            body = ListStateRequest(
+                tenant_id=tenant,
+                user_id=user,
+                namespace_prefix=NAMESPACE,
+                source=self.source,
+                limit=LIST_PAGE,
+                offset=offset,
+            )
+            page = yield Call(list_state, body)
+            for item in page.items:
+                value = self._value_of(item, user)
+                if value is not None:  # a write between pages can shift an item onto the next page
+                    by_key.setdefault(item.key, value)
+            offset += len(page.items)
+            if not page.items or offset >= page.total:
+                return list(by_key.values())
+
+    def _search(self, user: str, query: str) -> Steps[list[tuple[dict[str, Any], float]]]:
+        tenant = yield TENANT
+        body = SearchStateRequest(
+            tenant_id=tenant,
+            user_id=user,
+            query=query[:MAX_QUERY_CHARS],
+            namespace_prefix=NAMESPACE,
+            source=self.source,
+            limit=SEARCH_LIMIT,
+        )
+        page = yield Call(search_state, body)
+        found = []
+        for item in page.items:
+            value = self._value_of(item, user)
+            score = item.score if isinstance(item.score, (int, float)) else 0.0
+            if value is not None and score > 0:
+                found.append((value, float(score)))
+        found.sort(key=lambda pair: -pair[1])  # stable: the server's order breaks ties
+        return found
+
+    def _put(self, value: dict[str, Any], *, preserve_updated_at: bool) -> Steps[dict[str, Any]]:
+        tenant = yield TENANT
+        user, key = value["user_id"], value["memory_id"]
+        stored = yield from self._get(user, key)
+        merged = self._merge(value, stored, preserve_updated_at)
+        text = memory_text(merged)
+        optional: dict[str, Any] = {}
+        if text:
+            optional["text"] = text
+        metadata = fact_metadata(merged)
+        if metadata:
+            optional["metadata"] = Metadata.from_dict(metadata)
+        body = PutStateRequest(
+            tenant_id=tenant,
+            user_id=user,
+            namespace=NAMESPACE,
+            key=key,
+            value=PutStateRequestValue.from_dict(merged),
+            source=self.source,
+            index=True,
+            extract=bool(text),
+            replace_derived_facts=True,
+            **optional,
+        )
+        answer = yield Call(put_state, body)
+        if answer.status == "skipped":
+            raise MemorySyncError(
+                f"put_state: memory {key!r} was skipped by the server (the plan's quota is used up): "
+                "nothing was stored"
+            )
+        return merged
+
+    def _delete(self, user: str, keys: list[str] | None) -> Steps[int]:
+        if keys == []:
+            return 0  # [] deletes nothing on the server too: skip the round trip
+        tenant = yield TENANT
+        body = DeleteStateRequest(
+            tenant_id=tenant,
+            user_id=user,
+            namespace=NAMESPACE,
+            keys=keys,
+            source=self.source,
+            delete_derived_facts=True,
+        )
+        answer = yield Call(delete_state, body)
+        return len(answer.deleted_ids)
+
+    # ---------------------------------------------------------------- helpers
+    def _user(self, user_id: str | None) -> str:
+        return self.default_user_id if user_id is None else _non_blank("user_id", user_id)
+
+    def _new_value(self, memory: UserMemory) -> dict[str, Any]:
+        if not isinstance(memory, UserMemory):
+            raise TypeError(f"upsert expects an agno UserMemory, got {type(memory).__name__}")
+        value = to_value(memory)  # a copy: the caller's object is never touched
+        if value["memory_id"] is None:
+            value["memory_id"] = str(uuid.uuid4())
+        value["memory_id"] = _non_blank("memory_id", value["memory_id"])
+        value["user_id"] = self._user(value["user_id"])
+        return value
+
+    def _merge(
+        self, new: dict[str, Any], stored: Mapping[str, Any] | None, preserve_updated_at: bool
+    ) -> dict[str, Any]:
+        merged = dict(new)
+        # agno's update tool builds a fresh UserMemory, resetting created_at: the first one wins.
+        if stored is not None and stored.get("created_at") is not None:
+            merged["created_at"] = stored["created_at"]
+        if preserve_updated_at and merged.get("updated_at") is not None:
+            return merged
+        if stored is not None and stored.get("updated_at") is not None and same_content(merged, stored):
+            # Unchanged: send the stored value byte for byte so the server does nothing at all.
+            merged["updated_at"] = stored["updated_at"]
+        else:
+            merged["updated_at"] = int(self.clock())
+        return merged
+
+    @staticmethod
+    def _value_of(item: StateItem | None, user: str) -> dict[str, Any] | None:
+        if item is None or list(item.namespace) != NAMESPACE:
+            return None
+        value = dict(item.value.additional_properties)
+        if not isinstance(value.get("memory"), (str, dict)):
+            logger.warning("skipping state record %r: it is not an agno memory (no 'memory' field)", item.key)
+            return None
+        value.setdefault("memory_id", item.key)
+        if value.get("user_id") is None:
+            value["user_id"] = user  # agno's MemoryManager drops rows without a user_id
+        return value
+
+
+def _non_blank(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _check_page(limit: Any, page: Any) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a positive integer, or None for all rows; got {limit!r}")
+    if page is not None:
+        if limit is None:
+            raise ValueError("page was given without limit: pass both to paginate, or neither for all rows")
+        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+            raise ValueError(f"page must be an integer >= 1 (pages are 1-based); got {page!r}")
+
+
+def _topics(topics: Any) -> list[str] | None:
+    if topics is None:
+        return None
+    if isinstance(topics, str) or not all(isinstance(t, str) for t in topics):
+        raise TypeError(f"topics must be a list of strings, got {topics!r}")
+    return list(topics)
+
+
+def _sort_order(sort_order: Any) -> str:
+    order = getattr(sort_order, "value", sort_order)  # AgentOS passes its SortOrder enum
+    return "asc" if isinstance(order, str) and order.lower() == "asc" else "desc"
+
+
+def _matches(value: Mapping[str, Any], agent_id: Any, team_id: Any, topics: list[str] | None) -> bool:
+    if agent_id is not None and value.get("agent_id") != agent_id:
+        return False
+    if team_id is not None and value.get("team_id") != team_id:
+        return False
+    # Every requested topic must be present, as in agno's SQL backends.
+    return topics is None or set(topics) <= set(value.get("topics") or [])
+
+
+def _updated(value: Mapping[str, Any]) -> Any:
+    return value.get("updated_at") if value.get("updated_at") is not None else value.get("created_at")
+
+
+def _sort(values: list[dict[str, Any]], sort_by: str | None, order: str) -> list[dict[str, Any]]:
+    if sort_by is None:
+        return values
+    if sort_by not in FIELDS:
+        logger.debug("get_user_memories: unknown sort field %r, not sorting", sort_by)
+        return values
+
+    def key(value: Mapping[str, Any]) -> Any:
+        return _updated(value) if sort_by == "updated_at" else value.get(sort_by)
+
+    present = [v for v in values if key(v) is not None]
+    missing = [v for v in values if key(v) is None]
+    try:
+        present.sort(key=lambda v: (isinstance(key(v), str), key(v)), reverse=order == "desc")
+    except TypeError:
+        present.sort(key=lambda v: str(key(v)), reverse=order == "desc")
+    return present + missing  # rows without the field last, in either order
+
+
+def _paginate(rows: list[T], limit: int | None, page: int | None) -> list[T]:
+    if limit is None:
+        return rows
+    start = ((page or 1) - 1) * limit
+    return rows[start : start + limit]

@@ -1,0 +1,87 @@
+"""One agno ``UserMemory`` <-> one MemorySync state record.
+
+The value holds every ``UserMemory`` field with timestamps as epoch seconds. ``to_dict()`` is
+deliberately not used: it writes naive local-time ISO strings that ``from_dict()`` reads back as
+UTC, shifting every timestamp by the machine's UTC offset (frameworks survey 2.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from agno.db.schemas.memory import UserMemory
+
+from memorysync_core import prepare_text
+
+NAMESPACE: list[str] = ["agno"]
+# Read from the installed agno so a field added by a later release is stored, not dropped.
+FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(UserMemory))
+TIMESTAMPS = ("created_at", "updated_at")
+_SCOPE_KEYS = ("agent_id", "team_id")
+
+
+def epoch_seconds(value: Any) -> int | None:
+    """agno's own normalisation: ints/floats are seconds, naive datetimes and ISO strings are UTC."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"a timestamp must be epoch seconds, a datetime or an ISO string, got {value!r}")
+    if isinstance(value, (int, float)):
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        value = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+        return int(aware.timestamp())
+    raise TypeError(f"a timestamp must be epoch seconds, a datetime or an ISO string, got {value!r}")
+
+
+def to_value(memory: UserMemory) -> dict[str, Any]:
+    """The JSON object stored for ``memory``: every field, ``None`` included."""
+    value: dict[str, Any] = {}
+    for name in FIELDS:
+        field = getattr(memory, name)
+        if name in TIMESTAMPS:
+            field = epoch_seconds(field)
+        elif isinstance(field, (tuple, set, frozenset)):
+            field = list(field)
+        value[name] = field
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"UserMemory {memory.memory_id!r} has a field that is not JSON-serialisable ({exc}); "
+            "memory, topics, input and feedback must be strings (topics a list of strings)."
+        ) from exc
+    return value
+
+
+def from_value(value: Mapping[str, Any]) -> UserMemory:
+    """Rebuild the ``UserMemory``; keys this agno does not know (a newer writer's) are ignored."""
+    return UserMemory(**{name: value[name] for name in FIELDS if name in value})
+
+
+def as_row(value: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``deserialize=False`` shape: agno's SQL backends return the raw row, epoch ints included."""
+    return {name: value.get(name) for name in FIELDS}
+
+
+def memory_text(value: Mapping[str, Any]) -> str:
+    """What is embedded and extracted: the memory text, trimmed and cut to 16,000 characters."""
+    memory = value.get("memory")
+    return prepare_text(memory if isinstance(memory, str) else json.dumps(memory, ensure_ascii=False))
+
+
+def fact_metadata(value: Mapping[str, Any]) -> dict[str, Any]:
+    """Scalars copied onto the facts extracted from this memory, so a recall can tell who wrote it."""
+    return {key: value[key] for key in _SCOPE_KEYS if value.get(key) is not None}
+
+
+def same_content(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Equal apart from ``updated_at``: a re-upsert of such a memory must not look like a change."""
+    return all(a.get(name) == b.get(name) for name in FIELDS if name != "updated_at")
