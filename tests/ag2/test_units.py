@@ -1,0 +1,194 @@
+"""The parts that need no server: validation, attaching, message text, roles, dedup, injection."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+
+import pytest
+from autogen import ConversableAgent, UserProxyAgent
+
+from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, MemorySyncCapability, RetryPolicy
+from ag2_memorysync.content import spoken_text
+from ag2_memorysync.dedup import DedupRegistry
+from ag2_memorysync.recall import inject, render
+from ag2_memorysync.roles import role_of
+from memorysync_core import MAX_TEXT_CHARS, fnv1a64, turn_seed
+from tests.ag2.scripted import assistant, sequence
+
+CLOSED = "http://127.0.0.1:9"  # discard port: nothing answers, connections are refused at once
+
+
+def make(**kwargs):
+    kwargs.setdefault("user_id", "u-1")
+    kwargs.setdefault("api_key", "ms_test_x")
+    kwargs.setdefault("base_url", CLOSED)
+    return MemorySyncCapability(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fix"),
+    [
+        ({"user_id": ""}, "user_id="),
+        ({"user_id": "   "}, "user_id="),
+        ({"capture": "everything"}, "'both'"),
+        ({"session_id": ""}, "session_id"),
+        ({"top_k": 0}, "top_k"),
+        ({"recall_timeout": 0}, "recall_timeout"),
+        ({"context_template": "memories: {}"}, "{context}"),
+    ],
+)
+def test_constructor_rejects_bad_input_with_the_fix(kwargs, fix):
+    with pytest.raises(ValueError, match=re.escape(fix)):
+        make(**kwargs)
+
+
+def test_missing_key_says_where_the_key_comes_from(monkeypatch):
+    monkeypatch.delenv("MEMORYSYNC_API_KEY", raising=False)
+    with pytest.raises(ValueError, match="MEMORYSYNC_API_KEY"):
+        MemorySyncCapability(user_id="u-1", base_url=CLOSED)
+
+
+def test_non_agent_and_hookless_agent_get_a_type_error_naming_the_install():
+    memory = make()
+    with pytest.raises(TypeError, match=r"pip install 'autogen>=0.14,<0.15'"):
+        memory.add_to_agent(object())
+
+    class Ag2RewriteAgent:  # the ag2 1.x Agent: middleware and prompt hooks, no register_hook
+        name = "new"
+
+        async def ask(self, prompt: str) -> str:
+            return prompt
+
+    with pytest.raises(TypeError, match=r"ag2 1\.x rewrite"):
+        memory.add_to_agent(Ag2RewriteAgent())
+    memory.close(timeout=0.1)
+
+
+def test_attaching_twice_registers_nothing_twice_and_detach_removes_the_hooks():
+    memory = make()
+    agent, _ = assistant(sequence([]))
+    before = {name: len(hooks) for name, hooks in agent.hook_lists.items()}
+    memory.add_to_agent(agent)
+    memory.add_to_agent(agent)
+    after = {name: len(hooks) for name, hooks in agent.hook_lists.items()}
+    assert after["process_all_messages_before_reply"] == before["process_all_messages_before_reply"] + 1
+    assert after["process_message_before_send"] == before["process_message_before_send"] + 1
+    assert after["process_last_received_message"] == before["process_last_received_message"]
+    memory.remove_from_agent(agent)
+    assert {name: len(hooks) for name, hooks in agent.hook_lists.items()} == before
+    memory.close(timeout=0.1)
+
+
+def test_the_package_imports_nothing_from_autogen():
+    code = "import sys, ag2_memorysync; print(sorted(m for m in sys.modules if m.split('.')[0] == 'autogen'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("  I like tea  ", "I like tea"),
+        ({"role": "user", "content": "I like tea"}, "I like tea"),
+        (
+            {
+                "content": [
+                    {"type": "text", "text": "Look at my cat"},
+                    {"type": "image_url", "image_url": {"url": "http://x/cat.png"}},
+                    {"type": "text", "text": "her name is Mia"},
+                ]
+            },
+            "Look at my cat\nher name is Mia",
+        ),
+        ({"role": "tool", "content": "stored 'likes tea'", "tool_responses": [{"role": "tool"}]}, ""),
+        ({"content": "ran it", "tool_responses": []}, ""),
+        ({"role": "function", "name": "f", "content": "42"}, ""),
+        ({"role": "assistant", "content": None, "tool_calls": [{"id": "1"}]}, ""),
+        ({"role": "assistant", "content": "calling", "tool_calls": [{"id": "1"}]}, ""),
+        ({"content": "x", "function_call": {"name": "f"}}, ""),
+        ({"content": "   "}, ""),
+        ({"content": None}, ""),
+        ({"content": {"not": "text"}}, ""),
+        ("TERMINATE", ""),
+        ("exit", ""),
+        ("Done. TERMINATE", "Done. TERMINATE"),
+    ],
+)
+def test_spoken_text_keeps_words_and_drops_tool_traffic(message, expected):
+    assert spoken_text(message) == expected
+
+
+def test_long_turns_are_truncated_before_hashing():
+    text = "x" * (MAX_TEXT_CHARS + 500)
+    said = spoken_text(text)
+    assert len(said) == MAX_TEXT_CHARS
+    assert turn_seed("human", "ag2::s", said).endswith(fnv1a64("human:" + "x" * MAX_TEXT_CHARS))
+
+
+def test_roles_follow_the_speaker():
+    proxy = UserProxyAgent("u", human_input_mode="NEVER", code_execution_config=False)
+    always = ConversableAgent("a", llm_config=False, human_input_mode="ALWAYS")
+    terminate_no_model = ConversableAgent("t", llm_config=False, human_input_mode="TERMINATE")
+    bot = ConversableAgent("b", llm_config=False, human_input_mode="NEVER")
+    llm, _ = assistant(sequence([]))  # human_input_mode NEVER with a model
+    assert [role_of(a) for a in (proxy, always, terminate_no_model, bot, llm)] == [
+        "human",
+        "human",
+        "human",
+        "ai",
+        "ai",
+    ]
+    assert role_of(None) == "human"
+    assert role_of(bot, lambda agent: "human" if agent.name == "b" else None) == "human"
+    assert role_of(proxy, lambda agent: None) == "human"
+
+
+def test_render_replaces_literally_and_inject_keeps_history_and_last_message():
+    context = "- User likes {braces} and 100% %s %(name)s"
+    rendered = render(DEFAULT_CONTEXT_TEMPLATE, context)
+    assert rendered.endswith(context)
+    history = [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "user", "content": "TERMINATE"},
+    ]
+    out = inject(history, rendered)
+    assert out[-1] == {"role": "user", "content": "TERMINATE"}
+    assert out[-2] == {"role": "system", "content": rendered}
+    assert len(history) == 2
+    out[0]["content"][0]["text"] = "changed"  # a deep copy: the stored history is out of reach
+    assert history[0]["content"][0]["text"] == "hi"
+
+
+def test_dedup_registry_is_thread_safe_and_expires():
+    now = [0.0]
+    registry = DedupRegistry(ttl=10, clock=lambda: now[0])
+    wins = []
+    barrier = threading.Barrier(8)
+
+    def race():
+        barrier.wait()
+        wins.append(registry.claim("k"))
+
+    threads = [threading.Thread(target=race) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wins.count(True) == 1
+    now[0] = 9.9
+    assert not registry.claim("k")
+    now[0] = 10.1
+    assert registry.claim("k")
+    registry.release("k")
+    assert registry.claim("k")
+
+
+def test_retry_policy_backs_off_exponentially_with_jitter_and_a_cap():
+    policy = RetryPolicy(backoff_base=0.2, backoff_max=2.0)
+    assert [policy.delay(n, rng=lambda: 1.0) for n in (1, 2, 3, 4, 5, 6)] == [0.2, 0.4, 0.8, 1.6, 2.0, 2.0]
+    assert policy.delay(3, rng=lambda: 0.0) == pytest.approx(0.4)
+    with pytest.raises(ValueError, match="batch_size"):
+        RetryPolicy(batch_size=101)
