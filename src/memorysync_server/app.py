@@ -1,0 +1,243 @@
+"""The ASGI app: routes come from openapi.yaml's paths, dispatched by operationId.
+
+Order per request: route (404) -> method (405) -> auth (401) -> X-Project-ID (404) ->
+validation against openapi.yaml (422) -> the handler, which checks the tenant (403).
+Anything unexpected answers a contract error body; a 500 means a bug and is logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .auth import KeyRing, check_project
+from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
+from .extract import Extractor, RuleExtractor
+from .faults import FaultMiddleware, Faults
+from .handlers import HANDLERS, Call, Services
+from .pipeline import Pipeline
+from .quota import QuotaMeter
+from .search import Embedder, FactSearch, HashingEmbedder
+from .spec import Operation, Spec, load_spec
+from .store import Clock, Store, utc_now
+
+log = logging.getLogger("memorysync_server")
+
+# SQLite integers are signed 64-bit; larger JSON integers can address nothing that is stored.
+INT64_MAX = 2**63 - 1
+_TEXT_OPS = frozenset({"add_turn", "add_memory"})
+
+
+class MemorySyncApp:
+    """The bare app (no fault injection); :func:`create_app` wraps it."""
+
+    def __init__(self, spec: Spec, keys: KeyRing, services: Services) -> None:
+        self.spec = spec
+        self.keys = keys
+        self.services = services
+        missing = {op.operation_id for op in spec.operations} - set(HANDLERS)
+        if missing:
+            raise RuntimeError(f"openapi.yaml has operations without a handler: {sorted(missing)}")
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        request = Request(scope, receive)
+        try:
+            response = await self._dispatch(request)
+        except ApiError as error:
+            response = JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+        except Exception as error:  # a bug: keep the contract's body shape, and say so in the log
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            response = JSONResponse(
+                {
+                    "detail": f"Internal server error ({type(error).__name__}). This is a memorysync-server bug."
+                },
+                status_code=500,
+            )
+        await response(scope, receive, send)
+
+    async def _dispatch(self, request: Request) -> Response:
+        raw = request.scope.get("raw_path") or request.scope["path"].encode()
+        raw_path = raw.decode("latin-1").split("?", 1)[0]
+        matches = list(self.spec.match(raw_path))
+        if not matches:
+            raise ApiError(
+                404, f"Not Found: no route {request.url.path!r}. The routes are listed in openapi.yaml."
+            )
+        for op, path_params in matches:
+            if op.method == request.method:
+                return await self._run(op, path_params, request)
+        allowed = ", ".join(sorted({op.method for op, _ in matches}))
+        raise ApiError(
+            405,
+            f"Method Not Allowed: {request.method} {request.url.path}; use {allowed}.",
+            {"Allow": allowed},
+        )
+
+    async def _run(self, op: Operation, raw_params: dict[str, str], request: Request) -> Response:
+        key = self.keys.authenticate(request.headers.get("x-api-key"))
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        path = {name: unquote(value) for name, value in raw_params.items()}
+        query = dict(parse_qsl(request.url.query, keep_blank_values=True))
+        errors: list[dict[str, Any]] = []
+        values: dict[str, dict[str, Any]] = {"header": {}, "path": {}, "query": {}}
+        for param in op.params:
+            source = {"header": headers, "path": path, "query": query}[param.location]
+            lookup = param.name.lower() if param.location == "header" else param.name
+            loc: list[str | int] = [param.location, param.name]
+            if lookup not in source:
+                if param.required:
+                    errors.append({"loc": loc, "msg": f"{param.name} is required", "type": "missing"})
+                continue
+            value: Any = source[lookup]
+            if param.schema.get("type") == "integer":
+                try:
+                    value = int(value.strip()) if value.strip().lstrip("+-").isdigit() else int("x")
+                except ValueError:
+                    errors.append(
+                        {"loc": loc, "msg": f"{param.name} must be an integer", "type": "int_parsing"}
+                    )
+                    continue
+            errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
+            values[param.location][lookup] = value
+        if "x-project-id" in values["header"]:
+            check_project(key, values["header"]["x-project-id"])
+        body = await self._body(op, request, errors)
+        if errors:
+            raise ApiError(422, errors)
+        call = Call(key=key, body=body, path=path, query=values["query"], headers=values["header"])
+        status, payload = await run_in_threadpool(HANDLERS[op.operation_id], self.services, call)
+        return JSONResponse(payload, status_code=status)
+
+    async def _body(self, op: Operation, request: Request, errors: list[dict[str, Any]]) -> Any:
+        if op.body is None:
+            return None
+        raw = await request.body()
+        if not raw.strip():
+            errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
+            return None
+        try:
+            body = json.loads(raw, parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as error:
+            position = getattr(error, "pos", 0)
+            errors.append(
+                {
+                    "loc": ["body", position],
+                    "msg": f"Malformed JSON: {error}. Send a JSON object.",
+                    "type": "json_invalid",
+                }
+            )
+            return None
+        bad = _unencodable(body, ["body"])
+        if bad is not None:
+            errors.append(
+                {"loc": bad, "msg": "String contains an unpaired UTF-16 surrogate", "type": "string_unicode"}
+            )
+            return None
+        if op.operation_id in _TEXT_OPS and isinstance(body, dict):
+            text = body.get("text")
+            if isinstance(text, str) and not text.strip():
+                raise ApiError(422, EMPTY_TEXT_DETAIL)
+        errors.extend(
+            validation_items(
+                sorted(op.body.iter_errors(body), key=lambda e: list(map(str, e.path))), ["body"]
+            )
+        )
+        if not errors:
+            overflow = _int64_overflow(body, ["body"])
+            if overflow is not None:
+                errors.append(
+                    {
+                        "loc": overflow,
+                        "msg": f"Integer must be at most {INT64_MAX}",
+                        "type": "less_than_equal",
+                    }
+                )
+        return body
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _unencodable(value: Any, loc: list[str | int]) -> list[str | int] | None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return loc
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            found = _unencodable(k, [*loc, "<key>"]) or _unencodable(v, [*loc, k])
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _unencodable(v, [*loc, i])
+            if found:
+                return found
+    return None
+
+
+def _int64_overflow(value: Any, loc: list[str | int]) -> list[str | int] | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return loc if abs(value) > INT64_MAX else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("seq", "memory_ids", "turns"):
+                found = _int64_overflow(v, [*loc, k])
+                if found:
+                    return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _int64_overflow(v, [*loc, i])
+            if found:
+                return found
+    return None
+
+
+def create_app(
+    db_path: str | Path,
+    *,
+    keys: KeyRing,
+    faults: Faults | None = None,
+    clock: Clock = utc_now,
+    extractor: Extractor | None = None,
+    embedder: Embedder | None = None,
+    meter: QuotaMeter | None = None,
+    spec_path: str | None = None,
+) -> Any:
+    """The ASGI app over ``db_path``; ``app.services.store.close()`` (or ``close_app``) releases it."""
+    store = Store(db_path, clock=clock)
+    embedder = embedder or HashingEmbedder()
+    services = Services(
+        store=store,
+        pipeline=Pipeline(store, extractor or RuleExtractor(), embedder),
+        search=FactSearch(store, embedder),
+        meter=meter or QuotaMeter(),
+    )
+    app: Any = MemorySyncApp(load_spec(spec_path), keys, services)
+    if faults is not None:
+        wrapped = FaultMiddleware(app, faults)
+        wrapped.services = services  # type: ignore[attr-defined]
+        wrapped.inner = app  # type: ignore[attr-defined]
+        return wrapped
+    return app

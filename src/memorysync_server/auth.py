@@ -1,0 +1,80 @@
+"""API keys -> tenants, evaluation keys, and the 401/403/404 rules of contract §1-2."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass
+
+from .errors import forbidden, not_found, unauthorized
+from .quota import Quota
+
+EVALUATION_TENANT = "default"
+
+
+@dataclass(frozen=True)
+class Key:
+    key: str
+    tenant: str
+    evaluation: bool = False
+    quota: Quota | None = None
+
+    @property
+    def project_id(self) -> str:
+        return f"proj_{self.tenant}"
+
+
+def new_key(kind: str = "test") -> str:
+    return f"ms_{kind}_{secrets.token_hex(12)}"
+
+
+class KeyRing:
+    """The keys this server accepts; keys may be added while it runs."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str, Key] = {}
+        self._lock = threading.Lock()
+
+    def add(
+        self, key: str, tenant: str | None = None, *, evaluation: bool = False, quota: Quota | None = None
+    ) -> Key:
+        if not key or not key.strip():
+            raise ValueError("An API key must be a non-empty string, e.g. ms_test_abc123.")
+        if evaluation:
+            tenant = EVALUATION_TENANT
+        if not tenant:
+            raise ValueError(f"Key {key[:12]}...: give the tenant it acts in (KEY=TENANT).")
+        entry = Key(key=key, tenant=tenant, evaluation=evaluation, quota=quota)
+        with self._lock:
+            self._keys[key] = entry
+        return entry
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def authenticate(self, header: str | None) -> Key:
+        if not header:
+            raise unauthorized(
+                "Missing X-API-Key header. Send your MemorySync API key as 'X-API-Key: <key>'."
+            )
+        with self._lock:
+            entry = self._keys.get(header)
+        if entry is None:
+            raise unauthorized(
+                "Unknown API key. Check MEMORYSYNC_API_KEY (or the key the server printed at start-up)."
+            )
+        return entry
+
+
+def check_project(key: Key, project_header: str | None) -> None:
+    if project_header is not None and project_header != key.project_id:
+        raise not_found(
+            f"Project {project_header!r} is not visible to this API key; omit X-Project-ID or use {key.project_id!r}."
+        )
+
+
+def check_tenant(key: Key, tenant_id: str) -> None:
+    if tenant_id != key.tenant:
+        raise forbidden(
+            f"This API key acts in tenant {key.tenant!r}, not {tenant_id!r}. Use the tenant_id from GET /org/projects."
+        )

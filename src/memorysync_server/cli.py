@@ -1,0 +1,85 @@
+"""``memorysync-server serve --host --port --db --api-key KEY[=TENANT] ...`` (env: ``MEMORYSYNC_SERVER_*``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .auth import KeyRing, new_key
+from .launcher import DEFAULT_TENANT
+
+
+def _parser() -> argparse.ArgumentParser:
+    env = os.environ.get
+    parser = argparse.ArgumentParser(prog="memorysync-server", description="A local MemorySync server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the MemorySync API over HTTP")
+    serve.add_argument("--host", default=env("MEMORYSYNC_SERVER_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(env("MEMORYSYNC_SERVER_PORT", "8787")))
+    serve.add_argument("--db", default=env("MEMORYSYNC_SERVER_DB", "./memorysync.db"), help="SQLite file")
+    serve.add_argument(
+        "--api-key",
+        action="append",
+        default=None,
+        metavar="KEY[=TENANT]",
+        help=f"accept KEY for TENANT (default tenant {DEFAULT_TENANT!r}); repeat for more keys. "
+        "Env: MEMORYSYNC_SERVER_API_KEYS (comma-separated).",
+    )
+    serve.add_argument(
+        "--eval-key",
+        action="append",
+        default=None,
+        metavar="KEY",
+        help="accept KEY as an evaluation key (tenant 'default'). Env: MEMORYSYNC_SERVER_EVAL_KEYS.",
+    )
+    serve.add_argument("--log-level", default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"))
+    return parser
+
+
+def _split(value: str | None) -> list[str]:
+    return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    keys = KeyRing()
+    specs = args.api_key or _split(os.environ.get("MEMORYSYNC_SERVER_API_KEYS"))
+    evals = args.eval_key or _split(os.environ.get("MEMORYSYNC_SERVER_EVAL_KEYS"))
+    try:
+        for spec in specs:
+            key, _, tenant = spec.partition("=")
+            keys.add(key.strip(), tenant.strip() or DEFAULT_TENANT)
+        for key in evals:
+            keys.add(key, evaluation=True)
+    except ValueError as error:
+        print(f"memorysync-server: {error}", file=sys.stderr)
+        return 2
+    base_url = f"http://{args.host}:{args.port}"
+    if not specs:
+        dev_key = new_key("test")
+        keys.add(dev_key, DEFAULT_TENANT)
+        print(
+            f"memorysync-server: no --api-key given; created a development key for tenant {DEFAULT_TENANT!r}.\n"
+            f"  base URL: {base_url}\n  API key:  {dev_key}\n\nUse it with:\n"
+            f"  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={dev_key}\n",
+            flush=True,
+        )
+    else:
+        print(f"memorysync-server: serving {args.db} on {base_url} ({len(keys)} key(s))", flush=True)
+
+    import uvicorn
+
+    from .app import create_app
+
+    app = create_app(args.db, keys=keys)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
+    finally:
+        app.services.store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

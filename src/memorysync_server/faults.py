@@ -1,0 +1,100 @@
+"""Fault injection on the real socket: delays and error statuses, so clients meet real failures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+_DETAILS = {
+    429: "Too many requests (injected fault). Retry later with the same idempotency key.",
+    500: "Internal server error (injected fault). Retry later.",
+    502: "Bad gateway (injected fault). Retry later.",
+    503: "Service unavailable (injected fault). Retry later.",
+    504: "Gateway timeout (injected fault). Retry later.",
+}
+
+
+@dataclass
+class _Fault:
+    delay: float | None
+    status: int | None
+    count: int | None  # None: until cleared
+    route: str | None
+    detail: Any
+
+
+class Faults:
+    """``set(delay=5.0)``, ``set(status=503, count=3)``, ``set(status=429)``, ``clear()``.
+
+    ``route`` limits the fault to request paths containing that substring. ``count`` is how
+    many matching requests get the fault (None: every one until ``clear()``).
+    """
+
+    def __init__(self) -> None:
+        self._fault: _Fault | None = None
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def set(
+        self,
+        *,
+        delay: float | None = None,
+        status: int | None = None,
+        count: int | None = None,
+        route: str | None = None,
+        detail: Any = None,
+    ) -> None:
+        if delay is None and status is None:
+            raise ValueError("Give delay= (seconds) and/or status= (an HTTP status), or call clear().")
+        if status is not None and not 400 <= status <= 599:
+            raise ValueError("status= must be an HTTP error status (400-599).")
+        with self._lock:
+            self._fault = _Fault(delay, status, count, route, detail)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._fault = None
+
+    def take(self, path: str) -> _Fault | None:
+        with self._lock:
+            fault = self._fault
+            if fault is None or (fault.route is not None and fault.route not in path):
+                return None
+            if fault.count is not None:
+                fault.count -= 1
+                if fault.count <= 0:
+                    self._fault = None
+            self.hits += 1
+            return fault
+
+
+class FaultMiddleware:
+    """Pure ASGI: applies the current fault before the app sees the request."""
+
+    def __init__(self, app: Any, faults: Faults) -> None:
+        self.app = app
+        self.faults = faults
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        fault = self.faults.take(scope.get("path", ""))
+        if fault is None:
+            await self.app(scope, receive, send)
+            return
+        if fault.delay:
+            await asyncio.sleep(fault.delay)
+        if fault.status is None:
+            await self.app(scope, receive, send)
+            return
+        detail = fault.detail if fault.detail is not None else _DETAILS.get(fault.status, "Injected fault.")
+        body = json.dumps({"detail": detail}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if fault.status in (429, 503):
+            headers.append((b"retry-after", b"1"))
+        await send({"type": "http.response.start", "status": fault.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

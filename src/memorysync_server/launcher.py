@@ -1,0 +1,167 @@
+"""Run the real server under uvicorn on a background thread (tests, demos, notebooks)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from .app import create_app
+from .auth import KeyRing, new_key
+from .faults import Faults
+from .quota import Quota, QuotaMeter
+
+DEFAULT_TENANT = "t_local"
+
+
+def _key_pairs(keys: Mapping[str, str] | Iterable[str] | None) -> list[tuple[str, str]]:
+    if keys is None:
+        return [(new_key("test"), DEFAULT_TENANT)]
+    if isinstance(keys, Mapping):
+        return list(keys.items())
+    pairs = []
+    for spec in keys:
+        key, _, tenant = spec.partition("=")
+        pairs.append((key, tenant or DEFAULT_TENANT))
+    return pairs
+
+
+class LocalServer:
+    """``LocalServer(db_path, keys={"ms_test_x": "t_acme"})``; ``.start()``/``.stop()`` or ``with``.
+
+    ``.api_key`` is a live key of tenant ``.tenant_id``; ``.eval_key`` an evaluation key
+    (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
+    statuses; ``.restart()`` stops and starts again on the same port over the same file.
+    ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``).
+    """
+
+    def __init__(
+        self,
+        db_path: str | Path,
+        *,
+        keys: Mapping[str, str] | Iterable[str] | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        **options: Any,
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.host = host
+        self.port = port
+        self.options = options
+        self.keys = KeyRing()
+        pairs = _key_pairs(keys)
+        if not pairs:
+            raise ValueError("keys= must name at least one key, or be None for a generated one.")
+        for key, tenant in pairs:
+            self.keys.add(key, tenant)
+        self.api_key, self.tenant_id = pairs[0]
+        self.eval_key = new_key("eval")
+        self.keys.add(self.eval_key, evaluation=True)
+        self.faults = Faults()
+        # Quota use outlives a restart, like the hosted service's billing period.
+        self.meter = QuotaMeter()
+        self.app: Any = None
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def add_key(
+        self, key: str, tenant: str | None = None, *, evaluation: bool = False, quota: Quota | None = None
+    ) -> str:
+        self.keys.add(key, tenant or self.tenant_id, evaluation=evaluation, quota=quota)
+        return key
+
+    @property
+    def base_url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("LocalServer is not running: call .start() (or use it as a context manager).")
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, timeout: float = 15.0) -> LocalServer:
+        if self.running:
+            return self
+        self.app = create_app(
+            self.db_path, keys=self.keys, faults=self.faults, meter=self.meter, **self.options
+        )
+        sock = self._bind()
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+            timeout_keep_alive=5,
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="memorysync-server", daemon=True
+        )
+        thread.start()
+        deadline = time.monotonic() + timeout
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                server.should_exit = True
+                sock.close()
+                self.app.services.store.close()
+                raise RuntimeError(
+                    f"memorysync-server did not start on {self.host}:{self.port} within {timeout}s."
+                )
+            time.sleep(0.01)
+        self._server, self._thread = server, thread
+        self._sock = sock
+        return self
+
+    def _bind(self) -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                sock.bind((self.host, self.port))
+                break
+            except OSError:
+                # The same port right after a stop can take a moment to be released.
+                if self.port == 0 or time.monotonic() > deadline:
+                    sock.close()
+                    raise
+                time.sleep(0.05)
+        sock.listen(128)
+        sock.set_inheritable(True)
+        self.port = sock.getsockname()[1]
+        return sock
+
+    def stop(self) -> None:
+        server, thread = self._server, self._thread
+        if server is None or thread is None:
+            return
+        server.should_exit = True
+        thread.join(timeout=10)
+        if thread.is_alive():
+            server.force_exit = True
+            thread.join(timeout=5)
+        self._sock.close()
+        self.app.services.store.close()
+        self._server = self._thread = None
+
+    def restart(self) -> LocalServer:
+        """Stop, then start again on the same port with the same database file."""
+        self.stop()
+        return self.start()
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = self.base_url if self._server else "stopped"
+        return f"LocalServer({str(self.db_path)!r}, {state})"

@@ -1,0 +1,146 @@
+"""The add_turn pipeline (contract §3.1): role, low-value filter, 30-day replay receipts, extraction.
+
+Every path that turns text into facts (add_turn, history append, state put, /memory/add) goes
+through :class:`Pipeline`, so the same turn is treated the same way wherever it arrives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from .extract import Extractor, is_low_value
+from .search import Embedder
+from .store import Store, iso
+
+USER_ROLES = frozenset({"human", "user", "customer", "caller"})
+OTHER_ROLES = frozenset(
+    {"ai", "assistant", "bot", "system", "tool", "function", "agent", "model", "developer"}
+)
+RESERVED_KEYS = frozenset({"write_origin", "distilled_from", "turn_role", "history_id", "episodic"})
+REPLAY_WINDOW = timedelta(days=30)
+
+_ROLE_PREFIX = re.compile(
+    r"^\s*(human|user|customer|caller|ai|assistant|bot|system|tool|function|agent|model)\s*:\s*",
+    re.IGNORECASE,
+)
+
+
+def resolve_role(
+    role: str | None, text: str, speaker: str | None, metadata: dict[str, Any]
+) -> tuple[bool, str]:
+    """(is_user, content): the first source naming a known role wins; a used `role:` prefix is stripped."""
+    known = USER_ROLES | OTHER_ROLES
+    if role and role.lower() in known:
+        return role.lower() in USER_ROLES, text
+    m = _ROLE_PREFIX.match(text)
+    if m:
+        return m.group(1).lower() in USER_ROLES, text[m.end() :]
+    if speaker and "@" in speaker and speaker.split("@", 1)[0].lower() in known:
+        return speaker.split("@", 1)[0].lower() in USER_ROLES, text
+    meta_role = metadata.get("role")
+    if isinstance(meta_role, str) and meta_role.lower() in known:
+        return meta_role.lower() in USER_ROLES, text
+    return True, text
+
+
+def fact_metadata(metadata: dict[str, Any] | None, **server: Any) -> dict[str, Any]:
+    """The caller's scalar metadata minus reserved keys, plus the server's own tags."""
+    out = {
+        k: v
+        for k, v in (metadata or {}).items()
+        if k not in RESERVED_KEYS and (v is None or isinstance(v, (str, int, float, bool)))
+    }
+    out.update({k: v for k, v in server.items() if v is not None})
+    return out
+
+
+@dataclass
+class Outcome:
+    processing_status: str
+    already_exists: bool = False
+    fact_ids: list[int] = field(default_factory=list)
+
+    @property
+    def extracted(self) -> bool:
+        return self.processing_status == "completed"
+
+
+class Pipeline:
+    def __init__(self, store: Store, extractor: Extractor, embedder: Embedder) -> None:
+        self.store = store
+        self.extractor = extractor
+        self.embedder = embedder
+
+    def store_facts(
+        self,
+        tenant: str,
+        user_id: str,
+        facts: list[str],
+        *,
+        source: str,
+        metadata: dict[str, Any],
+        origin: tuple[str, int] | None = None,
+    ) -> list[int]:
+        """Stores each fact once per user: a fact the user already has is not stored again."""
+        ids = []
+        vectors = self.embedder.embed(facts) if facts else []
+        with self.store.transaction():
+            for fact, vector in zip(facts, vectors, strict=True):
+                if self.store.find_fact_by_text(tenant, user_id, fact) is not None:
+                    continue
+                ids.append(
+                    self.store.insert_fact(
+                        tenant,
+                        user_id,
+                        text=fact,
+                        source=source,
+                        metadata=metadata,
+                        vector=vector,
+                        origin=origin,
+                    )
+                )
+        return ids
+
+    def ingest_turn(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        text: str,
+        role: str | None,
+        speaker: str | None,
+        occurred_at: str | None,
+        source: str,
+        metadata: dict[str, Any] | None,
+        session_id: str | None = None,
+        origin: tuple[str, int] | None = None,
+    ) -> Outcome:
+        meta = metadata or {}
+        is_user, content = resolve_role(role, text, speaker, meta)
+        if not is_user:
+            return Outcome("skipped_non_user_turn")
+        if is_low_value(content):
+            return Outcome("skipped_low_value")
+        digest = hashlib.sha256(
+            json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
+        ).hexdigest()
+        facts = self.extractor.extract(content)
+        with self.store.transaction():
+            since = iso(self.store.clock() - REPLAY_WINDOW)
+            if self.store.seen_recently(tenant, user_id, digest, since):
+                return Outcome("skipped_replay", already_exists=True)
+            self.store.record_receipt(tenant, user_id, digest)
+            tags = fact_metadata(
+                meta,
+                session_id=session_id,
+                history_id=f"h_{origin[1]}" if origin and origin[0] == "history" else None,
+                write_origin="turn-extraction",
+                turn_role="user",
+            )
+            ids = self.store_facts(tenant, user_id, facts, source=source, metadata=tags, origin=origin)
+        return Outcome("completed", fact_ids=ids)

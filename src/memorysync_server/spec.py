@@ -1,0 +1,162 @@
+"""openapi.yaml, loaded once at start-up: the routes and the request validators come from it.
+
+There is no hand-written copy of any schema: each operation's body, header, path and query
+rules are jsonschema validators over the spec's own ``components``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator, FormatChecker
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC_PATH = Path(__file__).with_name("openapi.yaml")
+_SPEC_URI = "urn:memorysync:openapi"
+
+# RFC 3339 date-time, the `format: date-time` of the spec (FastAPI/pydantic reject others too).
+_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
+_FORMATS = FormatChecker(formats=())
+
+
+@_FORMATS.checks("date-time")
+def _is_date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not _DATE_TIME.match(value):
+        return False
+    from datetime import datetime
+
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    location: str  # header | path | query
+    required: bool
+    validator: Draft202012Validator
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    pattern: re.Pattern[str]
+    path_names: tuple[str, ...]
+    params: tuple[Param, ...]
+    body: Draft202012Validator | None
+    body_required: bool
+    success_status: int
+    responses: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Spec:
+    document: dict[str, Any]
+    operations: tuple[Operation, ...]
+
+    def by_id(self, operation_id: str) -> Operation:
+        for op in self.operations:
+            if op.operation_id == operation_id:
+                return op
+        raise KeyError(operation_id)
+
+    def match(self, raw_path: str) -> Iterator[tuple[Operation, dict[str, str]]]:
+        """Operations whose path matches the raw (still percent-encoded) request path."""
+        for op in self.operations:
+            m = op.pattern.match(raw_path)
+            if m:
+                yield op, dict(zip(op.path_names, m.groups(), strict=True))
+
+
+def _validator(registry: Registry, schema: dict[str, Any]) -> Draft202012Validator:
+    return Draft202012Validator(schema, registry=registry, format_checker=_FORMATS)
+
+
+def _resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        ref = node["$ref"]
+        assert ref.startswith("#/"), ref
+        target: Any = document
+        for part in ref[2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _with_base(schema: dict[str, Any]) -> dict[str, Any]:
+    # Local refs ("#/components/...") must resolve against the spec document, not the fragment.
+    return {"$id": _SPEC_URI + "#fragment", "allOf": [_rebase(schema)]}
+
+
+def _rebase(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: (_SPEC_URI + v if k == "$ref" and isinstance(v, str) and v.startswith("#") else _rebase(v))
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_rebase(v) for v in node]
+    return node
+
+
+@lru_cache(maxsize=4)
+def load_spec(path: str | None = None) -> Spec:
+    document = yaml.safe_load(Path(path or SPEC_PATH).read_text(encoding="utf-8"))
+    resource = Resource.from_contents(_rebase(document), default_specification=DRAFT202012)
+    registry: Registry = Registry().with_resource(_SPEC_URI, resource)
+    operations = []
+    for path_template, item in document["paths"].items():
+        for method, raw in item.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            names = tuple(re.findall(r"{([^}]+)}", path_template))
+            regex = "^" + re.sub(r"\\{[^}]+\\}", "([^/]+)", re.escape(path_template)) + "$"
+            params = []
+            for p in raw.get("parameters", []):
+                p = _resolve(document, p)
+                params.append(
+                    Param(
+                        name=p["name"],
+                        location=p["in"],
+                        required=bool(p.get("required", False)),
+                        validator=_validator(registry, _with_base(p["schema"])),
+                        schema=_resolve(document, p["schema"]),
+                    )
+                )
+            body = None
+            body_required = False
+            if "requestBody" in raw:
+                rb = _resolve(document, raw["requestBody"])
+                body = _validator(registry, _with_base(rb["content"]["application/json"]["schema"]))
+                body_required = bool(rb.get("required", False))
+            success = min(int(code) for code in raw["responses"] if code.startswith("2"))
+            operations.append(
+                Operation(
+                    operation_id=raw["operationId"],
+                    method=method.upper(),
+                    path=path_template,
+                    pattern=re.compile(regex),
+                    path_names=names,
+                    params=tuple(params),
+                    body=body,
+                    body_required=body_required,
+                    success_status=success,
+                    responses=raw["responses"],
+                )
+            )
+    return Spec(document=document, operations=tuple(operations))

@@ -1,0 +1,39 @@
+"""Shared fixtures: a real local MemorySync server per test, its env vars, and a dead URL."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from memorysync_server.launcher import LocalServer
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[LocalServer]:
+    """A started LocalServer over ``tmp_path / "memorysync.db"`` (stopped after the test)."""
+    srv = LocalServer(tmp_path / "memorysync.db")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def server_env(server: LocalServer, monkeypatch: pytest.MonkeyPatch) -> LocalServer:
+    """``server`` with MEMORYSYNC_API_KEY and MEMORYSYNC_BASE_URL pointing at it."""
+    monkeypatch.setenv("MEMORYSYNC_API_KEY", server.api_key)
+    monkeypatch.setenv("MEMORYSYNC_BASE_URL", server.base_url)
+    return server
+
+
+@pytest.fixture
+def dead_url() -> str:
+    """An http URL on 127.0.0.1 where nothing listens (connection refused)."""
+    # Bind, read the port, close: the kernel will not hand it out again immediately.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
