@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
+import time
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
@@ -125,10 +126,16 @@ def activate(agent: ConversableAgent) -> None:
 
 
 def person(
-    lines: Iterable[str], *, name: str = "user", max_replies: int = 10, end: str | None = None
+    lines: Iterable[str | Callable[[], str]],
+    *,
+    name: str = "user",
+    max_replies: int = 10,
+    end: str | None = None,
 ) -> UserProxyAgent:
     """A UserProxyAgent standing for a person who says ``lines`` in order after the first message.
 
+    A line may be a callable, called when it is the person's turn (to act mid-chat, e.g. stop
+    the server) and returning the words.
     The scripted words come from a reply function after termination/tool handling (position 2),
     so "TERMINATE" still ends the chat and tool calls are still executed. When the lines run out
     the person says ``end`` (None: the chat stops there).
@@ -149,7 +156,7 @@ def person(
         if last.get("tool_calls"):
             return False, None
         line = next(it, end)
-        return True, line
+        return True, line() if callable(line) else line
 
     # After the tool-call reply so a model's tool calls are executed before the person speaks.
     position = next(
@@ -157,3 +164,23 @@ def person(
     )
     proxy.register_reply([Agent, None], speak, position=position)
     return proxy
+
+
+def time_reply_hooks(agent: ConversableAgent, attach: Callable[[ConversableAgent], None]) -> list[float]:
+    """Attach via ``attach(agent)`` between two timing hooks; returns the durations (seconds) of
+    everything registered in between, one per reply, measured by AG2's own hook chain."""
+    durations: list[float] = []
+    started: list[float] = []
+
+    def start(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        started.append(time.perf_counter())
+        return messages
+
+    def stop(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        durations.append(time.perf_counter() - started.pop())
+        return messages
+
+    agent.register_hook("process_all_messages_before_reply", start)
+    attach(agent)
+    agent.register_hook("process_all_messages_before_reply", stop)
+    return durations
