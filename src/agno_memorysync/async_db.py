@@ -50,6 +50,7 @@ class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-t
         write_timeout: float = 10.0,
         fail_open_writes: bool = True,
         source: str = "agno",
+        min_search_score: float = 0.15,
         id: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] | None = None,
@@ -66,6 +67,7 @@ class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-t
             write_timeout=write_timeout,
             fail_open_writes=fail_open_writes,
             source=source,
+            min_search_score=min_search_score,
             transport=transport,
             clock=clock,
         )

@@ -49,6 +49,7 @@ class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
         write_timeout: float = 10.0,
         fail_open_writes: bool = True,
         source: str = "agno",
+        min_search_score: float = 0.15,
         id: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] | None = None,
@@ -65,6 +66,7 @@ class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
             write_timeout=write_timeout,
             fail_open_writes=fail_open_writes,
             source=source,
+            min_search_score=min_search_score,
             transport=transport,
             clock=clock,
         )

@@ -104,10 +104,22 @@ async def drive(steps: Steps[T], connection: Connection) -> T:
 class MemoryOps:
     """Builds the plans; holds what every request shares (source, default user, clock)."""
 
-    def __init__(self, *, source: str, default_user_id: str, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        *,
+        source: str,
+        default_user_id: str,
+        clock: Callable[[], float],
+        min_search_score: float = 0.15,
+    ) -> None:
         self.source = _non_blank("source", source)
         self.default_user_id = _non_blank("default_user_id", default_user_id)
         self.clock = clock
+        if isinstance(min_search_score, bool) or not isinstance(min_search_score, (int, float)):
+            raise TypeError(f"min_search_score must be a number in [0, 1], got {min_search_score!r}")
+        if not 0.0 <= min_search_score <= 1.0:
+            raise ValueError(f"min_search_score must be in [0, 1], got {min_search_score!r}")
+        self.min_search_score = float(min_search_score)
 
     # ---------------------------------------------------------------- reads
     def get_user_memories(
@@ -135,12 +147,12 @@ class MemoryOps:
         def steps() -> Steps[Any]:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
-                values = [value for value, _score in found]  # best first
+                # Relevant enough, or a literal match (agno's own backends' semantics, kept as a floor).
+                values = [v for v, score in found if score >= self.min_search_score or _contains(v, query)]
             else:
                 values = yield from self._list(user)
                 if query:
-                    needle = query.casefold()
-                    values = [v for v in values if needle in str(v.get("memory") or "").casefold()]
+                    values = [v for v in values if _contains(v, query)]
             values = [v for v in values if _matches(v, agent_id, team_id, wanted_topics)]
             total = len(values)
             values = _paginate(_sort(values, sort_by, order), limit, page)
@@ -411,6 +423,10 @@ def _topics(topics: Any) -> list[str] | None:
 def _sort_order(sort_order: Any) -> str:
     order = getattr(sort_order, "value", sort_order)  # AgentOS passes its SortOrder enum
     return "asc" if isinstance(order, str) and order.lower() == "asc" else "desc"
+
+
+def _contains(value: Mapping[str, Any], query: str) -> bool:
+    return query.casefold() in str(value.get("memory") or "").casefold()
 
 
 def _matches(value: Mapping[str, Any], agent_id: Any, team_id: Any, topics: list[str] | None) -> bool:

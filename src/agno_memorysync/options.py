@@ -36,6 +36,7 @@ class Options:
         write_timeout: float,
         fail_open_writes: bool,
         source: str,
+        min_search_score: float,
         transport: httpx.AsyncBaseTransport | None,
         clock: Callable[[], float] | None,
     ) -> Options:
@@ -56,7 +57,12 @@ class Options:
             policy=Policy(
                 recall_timeout=recall_timeout, write_timeout=write_timeout, fail_open_writes=fail_open_writes
             ),
-            ops=MemoryOps(source=source, default_user_id=default_user_id, clock=clock or time.time),
+            ops=MemoryOps(
+                source=source,
+                default_user_id=default_user_id,
+                clock=clock or time.time,
+                min_search_score=min_search_score,
+            ),
             transport=transport,
         )
 
