@@ -57,6 +57,7 @@ class PendingTurn:
     content: str
     idempotency_key: str
     dedup_key: str
+    seq: int
 
 
 class Backend:
@@ -125,7 +126,10 @@ class Backend:
             session_id=self.session_scope,
             source=SOURCE,
             extract=True,
-            turns=[Turn(role=t.role, content=t.content, idempotency_key=t.idempotency_key) for t in turns],
+            turns=[
+                Turn(role=t.role, content=t.content, seq=t.seq, idempotency_key=t.idempotency_key)
+                for t in turns
+            ],
             metadata=self._meta(),
         )
         answer = await acall(append_history.asyncio_detailed, client=self.connection.client, body=body)

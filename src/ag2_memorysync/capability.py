@@ -42,6 +42,7 @@ from .content import as_dict, is_tool_traffic, spoken_text
 from .dedup import DedupRegistry, default_registry
 from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, inject, render
 from .roles import RoleOverride, role_of, sender_of, speaker_of
+from .sequence import next_seq
 from .stats import Stats
 from .writer import RetryPolicy, TurnWriter
 
@@ -305,6 +306,7 @@ class MemorySyncCapability:
                 content=text,
                 idempotency_key=key,
                 dedup_key=dedup_key,
+                seq=next_seq(),
             )
         )
 

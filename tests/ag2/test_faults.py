@@ -1,0 +1,206 @@
+"""The hard budget and the writer under real failures: a closed port, a slow socket, 5xx, 429,
+plan limits, a server that goes away mid-chat; and chats inside asyncio."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+import pytest
+
+from ag2_memorysync import MemorySyncCapability, RetryPolicy
+from memorysync_server.quota import Quota
+from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
+from tests.ag2.test_chat import memory_messages
+
+MARGIN = 0.25  # seconds over the budget a hook may take: scheduling, deep copy, logging
+
+LINES = ["I moved to Lisbon last spring.", "I work as a nurse at the city hospital."]
+OPENING = "I prefer window seats when I fly."
+REPLIES = ["Noted.", "Lisbon is lovely.", "Nursing is demanding work."]
+
+
+def run_chat(memory: MemorySyncCapability):
+    """A three-turn chat with ``memory`` on the assistant; returns the hook durations and the model log."""
+    bot, model = assistant(sequence(REPLIES))
+    durations = time_reply_hooks(bot, memory.add_to_agent)
+    user = person(LINES)
+    result = user.initiate_chat(bot, message=OPENING, silent=True)
+    return durations, model, result, bot, user
+
+
+def expected_transcript() -> list[tuple[str, str]]:
+    spoken = [OPENING, *LINES]
+    return [pair for i in range(3) for pair in (("user", spoken[i]), ("assistant", REPLIES[i]))]
+
+
+def assert_passed_through_unchanged(model, result) -> None:
+    assert len(model.calls) == 3
+    assert all(memory_messages(call) == [] for call in model.calls)
+    assert [call[-1]["content"] for call in model.calls] == [OPENING, *LINES]
+    assert [m["content"] for m in result.chat_history] == [x for _, x in expected_transcript()]
+
+
+def recall_warnings(caplog) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and "recall failed" in r.getMessage()
+    ]
+
+
+def test_dead_server_the_chat_goes_on_within_budget(dead_url, uid, caplog):
+    memory = MemorySyncCapability(user_id=uid, api_key="ms_test_x", base_url=dead_url)
+    durations, model, result, *_ = run_chat(memory)
+    assert len(durations) == 3 and max(durations) < memory.recall_timeout + MARGIN
+    assert_passed_through_unchanged(model, result)
+    warnings = recall_warnings(caplog)
+    assert 1 <= len(warnings) <= 3 and "could not reach the server" in warnings[0]
+    assert memory.stats()["recall_failed"] == 3
+    assert not memory.close(timeout=0.3), "nothing could be written"
+
+
+def test_slow_server_each_hook_returns_within_the_budget(make_memory, server, stored, uid, caplog):
+    memory = make_memory(session_id="slow")
+    assert memory.flush(1)
+    server.faults.set(delay=5.0)
+    try:
+        durations, model, result, *_ = run_chat(memory)
+    finally:
+        server.faults.clear()
+    assert len(durations) == 3
+    assert max(durations) < memory.recall_timeout + MARGIN, durations
+    assert_passed_through_unchanged(model, result)
+    assert recall_warnings(caplog) and "no answer within the time budget" in recall_warnings(caplog)[0]
+    # Writes were slow, not lost.
+    assert memory.flush(20)
+    assert stored.transcript(uid, "slow") == expected_transcript()
+
+
+@pytest.mark.parametrize("status", [503, 429])
+def test_5xx_and_429_no_memories_this_turn_and_writes_retried_with_the_same_keys(
+    make_memory, server, stored, uid, caplog, status
+):
+    memory = make_memory(session_id=f"status-{status}", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.2))
+    memory.save("I am vegetarian.")  # there is something to recall, so a missing block means degraded
+    server.faults.set(status=status)
+    durations, model, result, *_ = run_chat(memory)
+    assert max(durations) < memory.recall_timeout + MARGIN
+    assert_passed_through_unchanged(model, result)
+    assert f"HTTP {status}" in recall_warnings(caplog)[0]
+    server.faults.clear()
+    assert memory.flush(10)
+    assert stored.transcript(uid, f"status-{status}") == expected_transcript()
+    stats = memory.stats()
+    assert stats["retried"] >= 1 and stats["captured"] == 6 and stats["failed"] == 0
+
+
+def test_over_quota_silent_mode_no_memories_and_one_warning(make_memory, server, stored, uid, caplog):
+    key = server.add_key("ms_test_silentquota", quota=Quota(adds=0, reads=0))
+    memory = make_memory(session_id="quota", api_key=key)
+    durations, model, result, *_ = run_chat(memory)
+    assert max(durations) < memory.recall_timeout + MARGIN
+    assert_passed_through_unchanged(model, result)
+    assert memory.flush(5)
+    stats = memory.stats()
+    assert stats["skipped"] == 6 and stats["captured"] == 0 and stats["failed"] == 0
+    quota_warnings = [r for r in caplog.records if "quota" in r.getMessage() and r.levelno == logging.WARNING]
+    assert len(quota_warnings) == 1
+    assert stored.transcript(uid, "quota") == []
+
+
+def test_over_quota_strict_429_no_memories_and_no_hammering(make_memory, server, stored, uid, caplog):
+    key = server.add_key("ms_test_strictquota", quota=Quota(adds=0, reads=0, strict=True))
+    memory = make_memory(session_id="strict", api_key=key)
+    durations, model, result, *_ = run_chat(memory)
+    assert max(durations) < memory.recall_timeout + MARGIN
+    assert_passed_through_unchanged(model, result)
+    assert "plan limit" in recall_warnings(caplog)[0]
+    assert memory.flush(5)
+    stats = memory.stats()
+    assert stats["retried"] == 0, "a plan limit is not retried"
+    assert stats["failed"] == 6 and stats["captured"] == 0
+
+
+def test_outage_mid_chat_then_restart_every_turn_stored_exactly_once(make_memory, server, stored, uid):
+    memory = make_memory(session_id="outage", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    bot, _ = assistant(sequence(["Noted.", "Lisbon is lovely.", "Nursing is demanding work."]))
+    memory.add_to_agent(bot)
+    lines = [
+        lambda: (server.stop(), "I moved to Lisbon last spring.")[1],
+        "I work as a nurse at the city hospital.",
+    ]
+    person(lines).initiate_chat(bot, message="I prefer window seats when I fly.", silent=True)
+    assert memory.stats()["queued"] >= 1, "turns are waiting for the server"
+    server.restart()
+    assert memory.flush(15)
+    assert stored.transcript(uid, "outage") == expected_transcript()
+    stats = memory.stats()
+    assert stats["captured"] == 6 and stats["failed"] == 0 and stats["dropped"] == 0 and stats["retried"] >= 1
+
+
+def test_full_queue_drops_are_counted_and_logged_and_the_chat_never_blocks(dead_url, uid, caplog):
+    memory = MemorySyncCapability(user_id=uid, api_key="ms_test_x", base_url=dead_url, queue_size=1)
+    durations, _, result, *_ = run_chat(memory)
+    assert max(durations) < memory.recall_timeout + MARGIN
+    assert len(result.chat_history) == 6
+    stats = memory.stats()
+    assert stats["dropped"] >= 4 and stats["queued"] <= 2
+    assert any("queue is full" in r.getMessage() for r in caplog.records)
+    memory.close(timeout=0.2)
+    assert memory.stats()["failed"] + memory.stats()["dropped"] == 6
+
+
+def test_initiate_chat_inside_asyncio_run(make_memory, stored, uid):
+    memory = make_memory(session_id="sync-in-loop")
+    memory.save("I am allergic to peanuts.")
+    bot, model = assistant(sequence(["Fruit then."]))
+    memory.add_to_agent(bot)
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        person([]).initiate_chat(bot, message="What snack should I bring tonight?", silent=True)
+        assert asyncio.get_running_loop() is loop and not loop.is_closed()
+        return await memory.aflush(5)
+
+    assert asyncio.run(main())
+    assert "peanuts" in memory_messages(model.calls[0])[0]
+    assert stored.transcript(uid, "sync-in-loop") == [
+        ("user", "What snack should I bring tonight?"),
+        ("assistant", "Fruit then."),
+    ]
+
+
+def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored, uid):
+    memory = make_memory(session_id="async")
+    memory.save("I am allergic to peanuts.")
+    bot, model = assistant(sequence(["Fruit then.", "Enjoy the party."]))
+    user = person(["The party is at my place in Porto."])
+    memory.add_to_agent(bot)
+    memory.add_to_agent(user)
+    hook_threads: list[str] = []
+    bot.register_hook(
+        "process_all_messages_before_reply",
+        lambda m: hook_threads.append(threading.current_thread().name) or m,
+    )
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        await user.a_initiate_chat(bot, message="What snack should I bring tonight?", silent=True)
+        hits = await memory.asearch("snack for the party")
+        assert asyncio.get_running_loop() is loop and not loop.is_closed()
+        return hits, await memory.aflush(5)
+
+    hits, flushed = asyncio.run(main())
+    assert flushed and "peanuts" in hits[0].text
+    assert "peanuts" in memory_messages(model.calls[0])[0]
+    assert memory_messages(model.calls[1]) == [], "nothing relevant to the second message: no block"
+    assert memory.stats()["recalled"] == 2
+    assert set(hook_threads) == {"MainThread"}, "hooks ran on the caller's thread, the I/O elsewhere"
+    assert stored.transcript(uid, "async") == [
+        ("user", "What snack should I bring tonight?"),
+        ("assistant", "Fruit then."),
+        ("user", "The party is at my place in Porto."),
+        ("assistant", "Enjoy the party."),
+    ]
