@@ -52,7 +52,7 @@ class Policy:
                 what,
                 error,
             )
-            return None
+            return empty  # None for one memory, [] for a batch
         logger.error("MemorySync %s failed: %s", what, error)
         raise error from exc
 
