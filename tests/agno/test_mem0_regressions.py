@@ -1,0 +1,117 @@
+"""Regressions for the failures of agno's Mem0 toolkit (agno/tools/mem0.py), reproduced with this db.
+
+1. Error strings handed to the model as tool results (``f"Error adding memory: {e}"``).
+2. A blocked event loop under ``arun`` (a sync client called from async code).
+3. An everything-wipe one call away (``delete_all_memories`` enabled by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from agno.agent import Agent
+from agno.db.schemas.memory import UserMemory
+from agno.db.sqlite import AsyncSqliteDb, SqliteDb
+from agno.memory import MemoryManager
+
+from agno_memorysync import AsyncMemorySyncDb, MemorySyncClearAllError, MemorySyncDb
+
+from .scripted import ScriptedModel
+
+SECRET_KEY = "ms_test_secret_do_not_leak"
+
+
+def _sync_agent(tmp_path, memory_db, model):
+    return Agent(
+        model=model,
+        db=SqliteDb(db_file=str(tmp_path / "agent.db")),
+        memory_manager=MemoryManager(model=model, db=memory_db),
+        update_memory_on_run=True,
+        user_id="u",
+        telemetry=False,
+    )
+
+
+@pytest.mark.parametrize("fail_open_writes", [True, False])
+def test_no_transport_error_text_reaches_the_model_or_the_user(tmp_path, dead_url, fail_open_writes):
+    model = ScriptedModel()
+    memory_db = MemorySyncDb(api_key=SECRET_KEY, base_url=dead_url, fail_open_writes=fail_open_writes)
+    result = _sync_agent(tmp_path, memory_db, model).run("Hi! I like tea.")
+    assert result.status.value == "COMPLETED"
+    assert result.content == "memories: []"  # the turn is answered; memory is simply absent
+    seen = " ".join([*model.transcript.tool_results, *model.transcript.system_prompts, result.content])
+    assert model.transcript.tool_results, "the memory tool ran"
+    for leak in (SECRET_KEY, dead_url, "127.0.0.1", "ConnectError", "MemorySync", "Traceback"):
+        assert leak not in seen
+    expected = "Memory added successfully" if fail_open_writes else "Error adding memory"  # agno's own words
+    assert model.transcript.tool_results == [expected]
+
+
+async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(server, tmp_path):
+    server.faults.set(delay=3)
+
+    async def run_and_measure(memory_db):
+        model = ScriptedModel()
+        agent = Agent(
+            model=model,
+            db=AsyncSqliteDb(db_file=str(tmp_path / f"{type(memory_db).__name__}.db")),
+            memory_manager=MemoryManager(model=model, db=memory_db),
+            update_memory_on_run=True,
+            user_id="u",
+            telemetry=False,
+        )
+        gaps: list[float] = []
+        done = asyncio.Event()
+
+        async def ticker() -> None:
+            last = time.monotonic()
+            while not done.is_set():
+                await asyncio.sleep(0.01)
+                now = time.monotonic()
+                gaps.append(now - last)
+                last = now
+
+        ticking = asyncio.create_task(ticker())
+        started = time.monotonic()
+        result = await agent.arun("I like tea")
+        elapsed = time.monotonic() - started
+        done.set()
+        await ticking
+        return result, elapsed, max(gaps)
+
+    budgets = {
+        "api_key": server.api_key,
+        "base_url": server.base_url,
+        "recall_timeout": 0.4,
+        "write_timeout": 0.4,
+    }
+    result, elapsed, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets))
+    assert result.status.value == "COMPLETED"
+    assert worst_gap < 0.2  # the loop never stalled while the server was being waited on
+    # every memory call is bounded: context read, extraction read, write, re-read
+    assert elapsed < 4 * 0.4 + 1.0
+    # The same run with a sync memory db (the Mem0 toolkit's situation) stalls the loop for a
+    # whole budget: proof that the measurement above can fail.
+    _, _, sync_gap = await run_and_measure(MemorySyncDb(**budgets))
+    assert sync_gap >= 0.3
+
+
+def test_no_everything_wipe_is_one_call_away(server, db):
+    db.upsert_user_memory(UserMemory(memory="User likes tea", user_id="alice"))
+    db.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="bob"))
+    model = ScriptedModel()
+    # Even a MemoryManager explicitly allowed to clear, asked by the model to clear, wipes nothing.
+    manager = MemoryManager(model=model, db=db, clear_memories=True)
+    manager.update_memory_task("forget everything", user_id="alice")
+    assert any("refused" in r for r in model.transcript.tool_results)
+    with pytest.raises(MemorySyncClearAllError):
+        manager.clear()
+    assert [m.memory for m in db.get_user_memories(user_id="alice")] == ["User likes tea"]
+    assert [m.memory for m in db.get_user_memories(user_id="bob")] == ["User likes jazz"]
+    # the per-user wipe exists, but must name its user
+    with pytest.raises(ValueError, match="explicit user_id"):
+        db.forget_user_memories(None)
+    assert db.forget_user_memories("alice") == 1
+    assert [m.memory for m in db.get_user_memories(user_id="bob")] == ["User likes jazz"]
