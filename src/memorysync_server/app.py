@@ -25,13 +25,11 @@ from .handlers import HANDLERS, Call, Services
 from .pipeline import Pipeline
 from .quota import QuotaMeter
 from .search import Embedder, FactSearch, HashingEmbedder
-from .spec import Operation, Spec, load_spec
+from .spec import Operation, Spec, is_blank, load_spec
 from .store import Clock, Store, utc_now
 
 log = logging.getLogger("memorysync_server")
 
-# SQLite integers are signed 64-bit; larger JSON integers can address nothing that is stored.
-INT64_MAX = 2**63 - 1
 _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 
 
@@ -98,6 +96,9 @@ class MemorySyncApp:
         errors: list[dict[str, Any]] = []
         values: dict[str, dict[str, Any]] = {"header": {}, "path": {}, "query": {}}
         for param in op.params:
+            if param.name == "X-Project-ID":
+                # Any project id other than the key's own is "not visible" (404), even a malformed one.
+                continue
             source = {"header": headers, "path": path, "query": query}[param.location]
             lookup = param.name.lower() if param.location == "header" else param.name
             loc: list[str | int] = [param.location, param.name]
@@ -116,12 +117,12 @@ class MemorySyncApp:
                     continue
             errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
             values[param.location][lookup] = value
-        if "x-project-id" in values["header"]:
-            check_project(key, values["header"]["x-project-id"])
         body = await self._body(op, request, errors)
         if errors:
             raise ApiError(422, errors)
-        call = Call(key=key, body=body, path=path, query=values["query"], headers=values["header"])
+        if "x-project-id" in headers:
+            check_project(key, headers["x-project-id"])
+        call = Call(key=key, body=_integral(body), path=path, query=values["query"], headers=values["header"])
         status, payload = await run_in_threadpool(HANDLERS[op.operation_id], self.services, call)
         return JSONResponse(payload, status_code=status)
 
@@ -152,24 +153,28 @@ class MemorySyncApp:
             return None
         if op.operation_id in _TEXT_OPS and isinstance(body, dict):
             text = body.get("text")
-            if isinstance(text, str) and not text.strip():
+            if isinstance(text, str) and is_blank(text):
                 raise ApiError(422, EMPTY_TEXT_DETAIL)
         errors.extend(
             validation_items(
                 sorted(op.body.iter_errors(body), key=lambda e: list(map(str, e.path))), ["body"]
             )
         )
-        if not errors:
-            overflow = _int64_overflow(body, ["body"])
-            if overflow is not None:
-                errors.append(
-                    {
-                        "loc": overflow,
-                        "msg": f"Integer must be at most {INT64_MAX}",
-                        "type": "less_than_equal",
-                    }
-                )
         return body
+
+
+_FREE_FORM = frozenset({"metadata", "value", "payload"})
+
+
+def _integral(value: Any) -> Any:
+    """JSON ``5.0`` is a valid ``integer`` for jsonschema; handlers get ``5`` (free-form fields untouched)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: v if k in _FREE_FORM else _integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    return value
 
 
 def _reject_constant(name: str) -> Any:
@@ -190,25 +195,6 @@ def _unencodable(value: Any, loc: list[str | int]) -> list[str | int] | None:
     elif isinstance(value, list):
         for i, v in enumerate(value):
             found = _unencodable(v, [*loc, i])
-            if found:
-                return found
-    return None
-
-
-def _int64_overflow(value: Any, loc: list[str | int]) -> list[str | int] | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return loc if abs(value) > INT64_MAX else None
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k in ("seq", "memory_ids", "turns"):
-                found = _int64_overflow(v, [*loc, k])
-                if found:
-                    return found
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found = _int64_overflow(v, [*loc, i])
             if found:
                 return found
     return None

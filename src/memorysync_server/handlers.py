@@ -177,10 +177,13 @@ def add_memory(s: Services, call: Call) -> tuple[int, Any]:
     return 200, {k: first[k] for k in ("id", "text", "source", "metadata", "created_at")}
 
 
+# SQLite integers are signed 64-bit: a larger id names nothing that could be stored.
+INT64_MAX = 2**63 - 1
+
+
 def _fact_number(value: Any) -> int | None:
-    if isinstance(value, int):
-        return value
-    return int(value[2:])
+    number = value if isinstance(value, int) else int(value[2:])
+    return number if number <= INT64_MAX else None
 
 
 def forget_memories(s: Services, call: Call) -> tuple[int, Any]:
@@ -268,7 +271,7 @@ def delete_history(s: Services, call: Call) -> tuple[int, Any]:
             tenant,
             user,
             session_id=body.get("session_id"),
-            ids=[int(i[2:]) for i in body["ids"]] if "ids" in body else None,
+            ids=[n for n in (int(i[2:]) for i in body["ids"]) if n <= INT64_MAX] if "ids" in body else None,
             source=body.get("source"),
         )
         fact_ids: list[int] = []

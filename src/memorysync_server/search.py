@@ -22,6 +22,9 @@ from .store import Store
 # features: one shared content word (or topic) between a short prompt and a short fact gives
 # ~0.2-0.5; unrelated texts only share stray character trigrams (< 0.1). See test_search.py.
 RELEVANCE_THRESHOLD = 0.15
+# Below this a match is hash-collision noise (stray trigrams), not similarity: query and state
+# search leave it out instead of returning every row with a score of 0.003.
+NOISE_FLOOR = 0.05
 LEXICAL_WEIGHT = 0.15
 
 
@@ -172,7 +175,7 @@ class FactSearch:
         count = min(k, len(ids))
         top = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         top = top[np.lexsort((-ids[top], -scores[top]))]
-        top = [int(i) for i in top if scores[i] > 0.0]
+        top = [int(i) for i in top if scores[i] >= NOISE_FLOOR]
         facts = self.store.get_facts(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact["id"]: fact for fact in facts}
         out = []
@@ -197,7 +200,7 @@ def cosine_rank(
         else:
             have = {stem(w) for w in content_words(item["text"])}
             score = len(words & have) / len(words) if words else 0.0
-        if score > 0.0:
+        if score >= NOISE_FLOOR:
             ranked.append((round(min(score, 1.0), 6), item))
     ranked.sort(key=lambda pair: (-pair[0], pair[1]["id"]))
     return ranked

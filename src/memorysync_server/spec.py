@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -24,6 +24,31 @@ _SPEC_URI = "urn:memorysync:openapi"
 # RFC 3339 date-time, the `format: date-time` of the spec (FastAPI/pydantic reject others too).
 _DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 _FORMATS = FormatChecker(formats=())
+
+# JSON Schema patterns are ECMA-262 regexes, whose \s is narrower than Python's (which also
+# counts \x1c-\x1f as whitespace). Translate so "\x1d" is a non-blank text, as clients expect.
+ECMA_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_BLANK = re.compile(f"[{ECMA_WHITESPACE}]*")
+
+
+def is_blank(text: str) -> bool:
+    """True when ``text`` has no character outside JSON Schema's (ECMA-262) whitespace."""
+    return _BLANK.fullmatch(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _ecma(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern.replace("\\S", f"[^{ECMA_WHITESPACE}]").replace("\\s", f"[{ECMA_WHITESPACE}]"))
+
+
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if isinstance(instance, str) and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
 
 
 @_FORMATS.checks("date-time")
@@ -84,7 +109,7 @@ class Spec:
 
 
 def _validator(registry: Registry, schema: dict[str, Any]) -> Draft202012Validator:
-    return Draft202012Validator(schema, registry=registry, format_checker=_FORMATS)
+    return _Validator(schema, registry=registry, format_checker=_FORMATS)
 
 
 def _resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
