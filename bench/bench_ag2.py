@@ -1,0 +1,285 @@
+"""Benchmarks for ag2_memorysync against a real LocalServer on loopback.
+
+``measure()`` returns one dict per measurement (``make bench`` imports it); ``python
+bench/bench_ag2.py`` prints a markdown table. Every number comes from the same run:
+
+* per-turn time of a real two-agent chat without vs with the capability (recall + capture),
+  and a raw loopback HTTP round trip to the same recall route as the floor;
+* the capture hook's cost (dedup claim, seed hash, enqueue) in microseconds;
+* the same recall through the persistent background loop vs a fresh event loop per call vs a
+  fresh thread + loop per call (what per-call bridges do);
+* the reply hook's duration while the server takes 5 s: the max must stay within the budget
+  plus a margin;
+* the generated client vs raw httpx for the same route.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the scripted model client lives with the tests
+    sys.path.insert(0, str(ROOT))
+
+from memorysync_client.api.memory import recall  # noqa: E402
+from memorysync_client.models import RecallRequest  # noqa: E402
+
+from ag2_memorysync import MemorySyncCapability  # noqa: E402
+from ag2_memorysync.backend import Backend  # noqa: E402
+from memorysync_core import Connection, call, shared_loop  # noqa: E402
+from memorysync_server.launcher import LocalServer  # noqa: E402
+from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks  # noqa: E402
+
+BUDGET_MARGIN = 0.25
+PROMPT = "What snack should I bring to the party tonight?"
+
+
+def _summary(name: str, samples: list[float], unit: str, scale: float, **extra: Any) -> dict[str, Any]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "suite": "ag2",
+        "name": name,
+        "unit": unit,
+        "n": len(samples),
+        "median": round(statistics.median(samples) * scale, 3),
+        "p95": round(p95 * scale, 3),
+        "max": round(max(samples) * scale, 3),
+        **extra,
+    }
+
+
+def _ratio(name: str, numerator: dict[str, Any], denominator: dict[str, Any], note: str) -> dict[str, Any]:
+    return {
+        "suite": "ag2",
+        "name": name,
+        "unit": "x",
+        "ratio": round(numerator["median"] / denominator["median"], 2) if denominator["median"] else None,
+        "note": note,
+    }
+
+
+def _timed(fn: Callable[[], Any], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _chat_turn_times(memory: MemorySyncCapability | None, turns: int) -> list[float]:
+    """Seconds per person->assistant->person round in a real chat (the model is instant)."""
+    lines = [f"Tell me one more idea for the party, number {i} please." for i in range(turns)]
+    bot, _ = assistant(
+        sequence([f"Idea {i}: fruit skewers." for i in range(turns + 1)]), max_replies=turns + 5
+    )
+    if memory is not None:
+        memory.add_to_agent(bot)
+    stamps: list[float] = []
+
+    def line(i: int) -> Callable[[], str]:
+        def speak() -> str:
+            stamps.append(time.perf_counter())
+            return lines[i]
+
+        return speak
+
+    user = person([line(i) for i in range(turns)], max_replies=turns + 5)
+    user.initiate_chat(bot, message=PROMPT, silent=True)
+    return [b - a for a, b in itertools.pairwise(stamps)]
+
+
+def measure(turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
+    logging.getLogger("ag2_memorysync").setLevel(logging.ERROR)
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "bench.db") as server:
+        memory = MemorySyncCapability(
+            user_id="bench-person", session_id="bench", api_key=server.api_key, base_url=server.base_url
+        )
+        memory.save("I am allergic to peanuts.")
+        memory.flush(5)
+
+        # 1. Per-turn overhead in a real chat, and the loopback floor for the same recall route.
+        _chat_turn_times(None, 5)  # warm AG2 and the scripted client
+        without = _summary("chat turn, no capability", _chat_turn_times(None, turns), "ms", 1e3)
+        with_cap = _summary("chat turn, capability on assistant", _chat_turn_times(memory, turns), "ms", 1e3)
+        memory.flush(10)
+        raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+        body = {"tenant_id": server.tenant_id, "user_id": "bench-person", "prompt": PROMPT, "k": 5}
+        raw.post("/v1/memory/recall", json=body)
+        floor = _summary(
+            "raw httpx POST /v1/memory/recall (floor)",
+            _timed(lambda: raw.post("/v1/memory/recall", json=body), samples),
+            "ms",
+            1e3,
+        )
+        overhead = round(with_cap["median"] - without["median"], 3)
+        rows += [without, with_cap, floor]
+        rows.append(
+            {
+                "suite": "ag2",
+                "name": "capability overhead per turn (median with - without)",
+                "unit": "ms",
+                "median": overhead,
+                "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
+                "note": "ratio: overhead / raw loopback round trip",
+            }
+        )
+
+        # 2. The capture hook: dedup claim + seed hash + enqueue, on the chat's thread.
+        bot, _ = assistant(sequence([]), name="capture-bench")
+        memory.add_to_agent(bot)
+        before_send = bot.hook_lists["process_message_before_send"][-1]
+        texts = iter([f"Captured reply number {i} about party snacks." for i in range(samples * 10)])
+        capture = _summary(
+            "capture hook (process_message_before_send)",
+            _timed(
+                lambda: before_send(sender=bot, message=next(texts), recipient=bot, silent=True), samples * 10
+            ),
+            "us",
+            1e6,
+        )
+        rows.append(capture)
+        memory.flush(10)
+
+        # 3. The same recall: persistent bridge vs fresh loop per call vs fresh thread per call.
+        backend = Backend(memory._connection, user_id="bench-person", session_scope="ag2::bench")
+        bridge = shared_loop()
+        persistent = _summary(
+            "recall via persistent background loop",
+            _timed(lambda: bridge.run(backend.recall(PROMPT, 5), timeout=5), samples),
+            "ms",
+            1e3,
+        )
+
+        async def fresh_recall() -> str:
+            conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+            try:
+                return await Backend(conn, user_id="bench-person", session_scope="ag2::bench").recall(
+                    PROMPT, 5
+                )
+            finally:
+                await conn.aclose()
+
+        fresh_loop = _summary(
+            "recall via fresh event loop per call",
+            _timed(lambda: asyncio.run(fresh_recall()), samples),
+            "ms",
+            1e3,
+        )
+
+        def in_thread() -> None:
+            t = threading.Thread(target=lambda: asyncio.run(fresh_recall()))
+            t.start()
+            t.join()
+
+        fresh_thread = _summary(
+            "recall via fresh thread + loop per call", _timed(in_thread, samples), "ms", 1e3
+        )
+        rows += [
+            persistent,
+            fresh_loop,
+            fresh_thread,
+            _ratio("fresh loop / persistent bridge", fresh_loop, persistent, "median ratio, same recall"),
+            _ratio("fresh thread / persistent bridge", fresh_thread, persistent, "median ratio, same recall"),
+        ]
+
+        # 4. Budget adherence while the server takes 5 s to answer recall.
+        slow_memory = MemorySyncCapability(
+            user_id="bench-person", session_id="bench-slow", api_key=server.api_key, base_url=server.base_url
+        )
+        slow_memory.flush(2)
+        server.faults.set(delay=5.0, route="/v1/memory/recall")
+        try:
+            slow_bot, _ = assistant(sequence(["Noted."] * 8), max_replies=10)
+            durations = time_reply_hooks(slow_bot, slow_memory.add_to_agent)
+            person([f"Another question about snacks, number {i}." for i in range(5)]).initiate_chat(
+                slow_bot, message=PROMPT, silent=True
+            )
+        finally:
+            server.faults.clear()
+        budget = slow_memory.recall_timeout
+        # Turns that waited for the server vs turns the open circuit skipped at once.
+        waited = [d for d in durations if d >= budget / 2]
+        skipped = [d for d in durations if d < budget / 2]
+        rows.append(
+            _summary(
+                "reply hook, server takes 5 s, turns that waited",
+                waited,
+                "ms",
+                1e3,
+                within_budget=max(durations) <= budget + BUDGET_MARGIN,
+                note=f"budget {budget}s + margin {BUDGET_MARGIN}s",
+            )
+        )
+        if skipped:
+            rows.append(
+                _summary(
+                    "reply hook, server takes 5 s, circuit open",
+                    skipped,
+                    "ms",
+                    1e3,
+                    note="recall skipped after 3 timeouts in a row",
+                )
+            )
+
+        # 5. Generated client vs raw httpx for the same route (both sync, both keep-alive).
+        conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+        request = RecallRequest(tenant_id=server.tenant_id, user_id="bench-person", prompt=PROMPT, k=5)
+        call(recall.sync_detailed, client=conn.client, body=request)
+        generated = _summary(
+            "generated client recall (sync)",
+            _timed(lambda: call(recall.sync_detailed, client=conn.client, body=request), samples),
+            "ms",
+            1e3,
+        )
+        raw_again = _summary(
+            "raw httpx recall (sync)",
+            _timed(lambda: raw.post("/v1/memory/recall", json=body).json(), samples),
+            "ms",
+            1e3,
+        )
+        rows += [generated, raw_again, _ratio("generated / raw httpx", generated, raw_again, "median ratio")]
+
+        conn.close()
+        raw.close()
+        slow_memory.close(timeout=2)
+        memory.close(timeout=5)
+    return rows
+
+
+def to_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| measurement | n | median | p95 | max | unit | ratio / note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        extra = []
+        if "ratio" in r and r["ratio"] is not None:
+            extra.append(f"{r['ratio']}x")
+        if "within_budget" in r:
+            extra.append("within budget" if r["within_budget"] else "OVER BUDGET")
+        if r.get("note"):
+            extra.append(r["note"])
+        lines.append(
+            f"| {r['name']} | {r.get('n', '')} | {r.get('median', '')} | {r.get('p95', '')} | "
+            f"{r.get('max', '')} | {r['unit']} | {'; '.join(extra)} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(to_markdown(measure()))
