@@ -121,7 +121,7 @@ class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-t
         sort_order: str | None = None,
         deserialize: bool | None = True,
     ) -> list[UserMemory] | tuple[list[dict[str, Any]], int]:
-        """One user's memories, filtered, searched (3+ characters: ranked by relevance), sorted, paged."""
+        """Same as ``MemorySyncDb.get_user_memories``, awaited."""
         return await self._execute(
             self._ops.get_user_memories(
                 user_id=user_id,

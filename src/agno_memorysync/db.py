@@ -120,7 +120,14 @@ class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
         sort_order: str | None = None,
         deserialize: bool | None = True,
     ) -> list[UserMemory] | tuple[list[dict[str, Any]], int]:
-        """One user's memories, filtered, searched (3+ characters: ranked by relevance), sorted, paged."""
+        """One user's memories, filtered, searched, sorted and paged, as agno's own backends do.
+
+        ``search_content`` of 3+ characters is a MemorySync search (the user's 100 best matches
+        scoring at least ``min_search_score``), ranked by relevance, followed by any literal
+        (case-insensitive substring) match the ranking missed; shorter is the substring filter
+        alone, as in agno's own backends. ``deserialize=False`` returns
+        ``(rows, total_before_paging)``. ``user_id=None`` means ``default_user_id``.
+        """
         return self._execute(
             self._ops.get_user_memories(
                 user_id=user_id,

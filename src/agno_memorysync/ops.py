@@ -92,9 +92,10 @@ async def drive(steps: Steps[T], connection: Connection) -> T:
             step = steps.send(reply)
             if step is TENANT:
                 reply = await connection.atenant_id()
-            else:
-                assert isinstance(step, Call)
+            elif isinstance(step, Call):
                 reply = await acall(step.operation.asyncio_detailed, client=connection.client, body=step.body)
+            else:
+                raise TypeError(f"an operation yielded {step!r}; expected a Call or TENANT")
     except StopIteration as done:
         return done.value
     finally:
@@ -147,8 +148,12 @@ class MemoryOps:
         def steps() -> Steps[Any]:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
-                # Relevant enough, or a literal match (agno's own backends' semantics, kept as a floor).
-                values = [v for v, score in found if score >= self.min_search_score or _contains(v, query)]
+                ranked = [v for v, score in found if score >= self.min_search_score or _contains(v, query)]
+                # agno's own backends match substrings: never return less than they would, so
+                # literal matches the ranking missed (a word fragment like "osl") follow the ranked ones.
+                listed = yield from self._list(user)
+                have = {v["memory_id"] for v in ranked}
+                values = ranked + [v for v in listed if v["memory_id"] not in have and _contains(v, query)]
             else:
                 values = yield from self._list(user)
                 if query:
@@ -387,12 +392,17 @@ class MemoryOps:
         if item is None or list(item.namespace) != NAMESPACE:
             return None
         value = dict(item.value.additional_properties)
-        if not isinstance(value.get("memory"), (str, dict)):
-            logger.warning("skipping state record %r: it is not an agno memory (no 'memory' field)", item.key)
-            return None
         value.setdefault("memory_id", item.key)
         if value.get("user_id") is None:
             value["user_id"] = user  # agno's MemoryManager drops rows without a user_id
+        try:
+            if not isinstance(value.get("memory"), (str, dict)):
+                raise TypeError("no 'memory' text")
+            from_value(value)
+        except (TypeError, ValueError) as exc:
+            # Another writer's record in our namespace must not take every read down with it.
+            logger.warning("skipping state record %r: it is not a readable agno memory (%s)", item.key, exc)
+            return None
         return value
 
 

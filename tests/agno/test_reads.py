@@ -88,7 +88,7 @@ def test_search_content_of_three_plus_characters_is_a_ranked_server_search(seede
 
 
 def test_short_search_content_is_a_case_insensitive_substring(seeded):
-    assert ids(seeded.get_user_memories(user_id="alice", search_content="OSL")) == ["m2"]  # a search
+    assert ids(seeded.get_user_memories(user_id="alice", search_content="OSL")) == ["m2"]  # a fragment
     assert set(ids(seeded.get_user_memories(user_id="alice", search_content="OS"))) == {
         "m2",
         "m4",
@@ -129,4 +129,6 @@ def test_user_id_none_means_the_default_user_never_everyone(server, seeded):
 
 def test_records_that_are_not_agno_memories_are_skipped(seeded, raw):
     raw.put("alice", "junk", {"something": "else"})
+    raw.put("alice", "bad-time", {"memory": "User likes tea", "created_at": "yesterday"})
     assert len(seeded.get_user_memories(user_id="alice")) == 5
+    assert seeded.get_user_memory("bad-time", user_id="alice") is None
