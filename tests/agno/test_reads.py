@@ -132,3 +132,18 @@ def test_records_that_are_not_agno_memories_are_skipped(seeded, raw):
     raw.put("alice", "bad-time", {"memory": "User likes tea", "created_at": "yesterday"})
     assert len(seeded.get_user_memories(user_id="alice")) == 5
     assert seeded.get_user_memory("bad-time", user_id="alice") is None
+
+
+def test_search_results_are_ordered_by_relevance_not_recency(db):
+    for i, text in enumerate(
+        ["User has a dog named Rex", "User walks a dog for the neighbour", "User likes cats"]
+    ):
+        db.upsert_user_memory(UserMemory(memory=text, memory_id=f"k{i}", user_id="carol"))
+    assert ids(db.get_user_memories(user_id="carol")) == ["k2", "k1", "k0"]  # newest first
+    assert ids(db.get_user_memories(user_id="carol", search_content="dog named Rex"))[0] == "k0"
+    assert ids(db.get_user_memories(user_id="carol", search_content="neighbour's dog"))[0] == "k1"
+    # an explicit sort_by still wins over relevance, as the caller asked for it
+    assert ids(db.get_user_memories(user_id="carol", search_content="dog named Rex", sort_by="memory")) == [
+        "k1",
+        "k0",
+    ]
