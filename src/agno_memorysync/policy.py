@@ -42,7 +42,7 @@ class Policy:
         error = _as_memorysync_error(kind, what, exc, self.budget(kind))
         if kind == "read":
             # A wrong key or a rejected request is a setup bug, not an outage: say so louder.
-            level = logging.ERROR if error.status_code in (401, 403, 422) else logging.WARNING
+            level = logging.ERROR if error.status_code in (401, 403, 404, 422) else logging.WARNING
             logger.log(level, "MemorySync %s failed open, answering with no memories: %s", what, error)
             return empty
         if kind == "write" and self.fail_open_writes:
