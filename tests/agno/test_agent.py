@@ -12,7 +12,7 @@ from agno.db.sqlite import SqliteDb
 from agno.media import Image
 from agno.memory import MemoryManager
 
-from agno_memorysync import MemorySyncDb
+from agno_memorysync import MemorySyncDb, MemorySyncMemoryOnlyError
 
 from .scripted import ScriptedModel
 
@@ -162,3 +162,12 @@ def test_the_calls_agnos_agentos_memory_router_makes(db):
     db.delete_user_memory(memory_id=created["memory_id"], user_id="ui")
     db.delete_user_memories(memory_ids=[r["memory_id"] for r in rows], user_id="ui")
     assert db.get_user_memories(limit=20, page=1, deserialize=False, user_id="ui") == ([], 0)
+
+
+def test_using_it_as_the_agents_session_db_fails_with_the_right_wiring(db, model):
+    agent = Agent(model=model, db=db, update_memory_on_run=True, user_id="u", telemetry=False)
+    with pytest.raises(
+        MemorySyncMemoryOnlyError, match=r"Agent\(db=SqliteDb\(.*memory_manager=MemoryManager"
+    ):
+        agent.run("I like tea")
+    assert db.get_user_memories(user_id="u") == []
