@@ -116,7 +116,10 @@ class TurnWriter:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
     def close(self, timeout: float | None = 5.0) -> bool:
-        """Flush, then stop: turns still undelivered after ``timeout`` are counted as failed."""
+        """Flush, then stop. Turns still queued after ``timeout`` get one last attempt each (no
+        waiting on backoff or the circuit) and are counted as failed if it fails too. True when
+        nothing was lost."""
+        failed_before = self._stats.snapshot()["failed"]
         drained = self.flush(timeout)
         with self._lock:
             self._closed = True
@@ -125,8 +128,8 @@ class TurnWriter:
             self._bridge.loop.call_soon_threadsafe(self._notify)
         if not drained:
             with self._idle:
-                self._idle.wait_for(lambda: self._pending == 0, 1.0)
-        return drained
+                drained = self._idle.wait_for(lambda: self._pending == 0, 2.0)
+        return drained and self._stats.snapshot()["failed"] == failed_before
 
     def _drop(self, turn: PendingTurn) -> None:
         self._stats.add("dropped")

@@ -1,0 +1,85 @@
+"""The write path on its own: same idempotency keys on retry, the circuit breaker, flush and close."""
+
+from __future__ import annotations
+
+import time
+
+from ag2_memorysync import RetryPolicy
+from ag2_memorysync.backend import PendingTurn
+from ag2_memorysync.stats import Stats
+from ag2_memorysync.writer import TurnWriter
+from memorysync_core import LoopThread, MemorySyncError
+from tests.ag2.scripted import assistant, person, sequence
+
+
+def turn(i: int) -> PendingTurn:
+    return PendingTurn(
+        role="user", content=f"turn {i}", idempotency_key=f"human@ag2::s#h{i:016x}", dedup_key=f"d{i}", seq=i
+    )
+
+
+def test_retries_resend_the_same_turns_with_the_same_keys_then_succeed():
+    attempts: list[list[str]] = []
+
+    async def send(batch: list[PendingTurn]) -> str:
+        attempts.append([t.idempotency_key for t in batch])
+        if len(attempts) <= 2:
+            raise MemorySyncError("append_history: HTTP 503: down", status_code=503)
+        return "ok"
+
+    lost: list[PendingTurn] = []
+    stats = Stats()
+    loop = LoopThread("writer-test")
+    try:
+        writer = TurnWriter(
+            send,
+            loop,
+            queue_size=10,
+            policy=RetryPolicy(backoff_base=0.01, backoff_max=0.02),
+            stats=stats,
+            on_lost=lost.extend,
+        )
+        assert writer.enqueue(turn(1)) and writer.enqueue(turn(2))
+        assert writer.flush(5)
+        assert writer.close(1)
+    finally:
+        loop.stop()
+    keys = {tuple(a) for a in attempts}
+    assert len(keys) == 1 and set(next(iter(keys))) <= {turn(1).idempotency_key, turn(2).idempotency_key}
+    counts = stats.snapshot()
+    assert counts["retried"] >= 2 and counts["failed"] == 0 and not lost
+
+
+def test_a_4xx_is_not_retried_and_the_turn_is_released_for_a_later_sighting():
+    async def send(batch: list[PendingTurn]) -> str:
+        raise MemorySyncError("append_history: HTTP 422: bad", status_code=422)
+
+    lost: list[PendingTurn] = []
+    stats = Stats()
+    loop = LoopThread("writer-test")
+    try:
+        writer = TurnWriter(send, loop, queue_size=10, policy=RetryPolicy(), stats=stats, on_lost=lost.extend)
+        writer.enqueue(turn(1))
+        assert writer.flush(5)
+        writer.close(1)
+    finally:
+        loop.stop()
+    assert stats.snapshot()["retried"] == 0 and stats.snapshot()["failed"] == 1
+    assert [t.dedup_key for t in lost] == ["d1"]
+
+
+def test_the_circuit_breaker_stops_hammering_a_failing_server(make_memory, server):
+    policy = RetryPolicy(backoff_base=0.01, backoff_max=0.02, breaker_threshold=3, breaker_cooldown=30)
+    memory = make_memory(session_id="breaker", retry=policy)
+    assert memory.flush(2)
+    server.faults.set(status=503, route="/v1/history/append")
+    bot, _ = assistant(sequence(["Noted, thanks."]))
+    memory.add_to_agent(bot)
+    person([]).initiate_chat(bot, message="I collect vintage cameras.", silent=True)
+    time.sleep(1.0)  # without the breaker: ~50 attempts in this second
+    assert server.faults.hits == 3
+    assert memory.stats()["queued"] == 2
+    assert not memory.close(timeout=0.2), "still failing at close: the turns are lost"
+    assert memory.stats()["failed"] == 2, "counted, never silently lost"
+    assert 4 <= server.faults.hits <= 5, "close made one last attempt per batch, without waiting"
+    server.faults.clear()
