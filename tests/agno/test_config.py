@@ -68,3 +68,11 @@ async def test_async_twin_takes_the_same_options(server):
     assert [m.memory for m in await db.get_user_memories()] == ["User likes tea"]
     default_source = AsyncMemorySyncDb(api_key=server.api_key, base_url=server.base_url)
     assert await default_source.get_user_memories(user_id="alice") == []  # source scopes the rows
+
+
+def test_an_evaluation_key_works_in_the_default_tenant(server):
+    db = MemorySyncDb(api_key=server.eval_key, base_url=server.base_url)  # 403 on /org/projects
+    assert db.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u")) is not None
+    assert [m.memory for m in db.get_user_memories(user_id="u")] == ["User likes tea"]
+    own_tenant = MemorySyncDb(api_key=server.api_key, base_url=server.base_url)
+    assert own_tenant.get_user_memories(user_id="u") == []  # another tenant's rows are invisible
