@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from memorysync_client.api.memory import list_memories
 
-from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, register_memory_tools
-from memorysync_core import MemorySyncError
+from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, MemorySyncCapability, register_memory_tools
+from memorysync_core import Connection, MemorySyncError, call
 from tests.ag2.scripted import activate, assistant, person, sequence, tool_call
 
 HEADER = DEFAULT_CONTEXT_TEMPLATE.split("{context}")[0].strip()
@@ -29,18 +30,18 @@ def test_recall_reaches_the_model_for_that_reply_and_never_the_stored_history(ma
     user.initiate_chat(bot, message="What snack should I bring to the party?", silent=True)
 
     assert len(model.calls) == 2
-    for call, asked in zip(
+    for request, asked in zip(
         model.calls,
         ["What snack should I bring to the party?", "And what should I cook for dinner tomorrow?"],
         strict=True,
     ):
-        injected = memory_messages(call)
+        injected = memory_messages(request)
         assert len(injected) == 1, "exactly one memory block per model call: nothing accumulates"
         assert "allergic to peanuts" in injected[0]
-        assert call[-1] == {"role": "user", "content": asked, "name": "user"}, (
+        assert request[-1] == {"role": "user", "content": asked, "name": "user"}, (
             "the message itself is unchanged"
         )
-        assert call[-2]["content"] == injected[0], "the block sits right before the message it answers"
+        assert request[-2]["content"] == injected[0], "the block sits right before the message it answers"
     assert no_injection_anywhere(bot.chat_messages[user], user.chat_messages[bot])
     assert "allergic" not in str(bot.chat_messages[user])
     assert memory.stats()["injected"] == 2
@@ -214,8 +215,6 @@ def test_tool_round_trip_never_captures_tool_calls_or_results(make_memory, store
 
 
 def test_memory_tools_give_the_model_a_plain_sentence_when_the_backend_fails(dead_url, uid):
-    from ag2_memorysync import MemorySyncCapability
-
     memory = MemorySyncCapability(user_id=uid, api_key="ms_test_x", base_url=dead_url)
     bot, model = assistant(
         lambda messages: (
@@ -275,9 +274,27 @@ def test_explicit_operations(make_memory, uid):
 
 
 def test_search_on_a_dead_server_raises_a_clear_error(dead_url, uid):
-    from ag2_memorysync import MemorySyncCapability
-
     memory = MemorySyncCapability(user_id=uid, api_key="ms_test_x", base_url=dead_url)
     with pytest.raises(MemorySyncError, match="could not reach the server"):
         memory.search("anything at all")
     memory.close(timeout=0.2)
+
+
+def test_metadata_scalars_reach_the_extracted_facts(make_memory, server, uid):
+
+    memory = make_memory(session_id="meta", metadata={"channel": "web", "priority": 2})
+    bot, _ = assistant(sequence(["Noted."]))
+    memory.add_to_agent(bot)
+    person([]).initiate_chat(bot, message="I am a night-shift nurse in Porto.", silent=True)
+    assert memory.flush(5)
+    conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+    try:
+        facts = call(
+            list_memories.sync_detailed, tenant_id=server.tenant_id, user_id=uid, client=conn.client, limit=0
+        ).memories
+    finally:
+        conn.close()
+    assert facts
+    for fact in facts:
+        meta = fact.metadata.to_dict()
+        assert meta["channel"] == "web" and meta["priority"] == 2 and fact.source == "ag2"
