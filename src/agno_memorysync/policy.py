@@ -54,6 +54,8 @@ class Policy:
             )
             return empty  # None for one memory, [] for a batch
         logger.error("MemorySync %s failed: %s", what, error)
+        if error is exc:
+            raise error
         raise error from exc
 
 
