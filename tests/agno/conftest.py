@@ -41,6 +41,9 @@ class Raw:
         body = {"user_id": user, "namespace": ["agno"], "key": key, "value": value, "source": source}
         return self._post("/v1/state/put", body)
 
+    def recall(self, user: str, prompt: str) -> str:
+        return self._post("/v1/memory/recall", {"user_id": user, "prompt": prompt})["context"]
+
     def facts(self, user: str) -> list[dict[str, Any]]:
         answer = httpx.get(
             f"{self.server.base_url}/v1/memory/{self.tenant}/{user}/list",

@@ -40,6 +40,7 @@ def test_one_memory_is_one_state_record_with_every_field(db, raw):
     assert [f["text"] for f in facts] == ["User is allergic to peanuts"]
     assert facts[0]["metadata"]["agent_id"] == "chef-bot" and facts[0]["metadata"]["team_id"] == "kitchen"
     assert facts[0]["source"] == "agno"
+    assert "allergic to peanuts" in raw.recall("alice", "can I eat peanuts?")  # what the AG2 adapter reads
 
 
 def test_read_back_reconstructs_the_memory_exactly(db):
