@@ -34,7 +34,6 @@ from memorysync_core import Connection, MemorySyncError, acall
 
 from .policy import Kind
 from .records import (
-    FIELDS,
     NAMESPACE,
     as_row,
     fact_metadata,
@@ -42,6 +41,16 @@ from .records import (
     memory_text,
     same_content,
     to_value,
+)
+from .selection import (
+    check_page,
+    check_topics,
+    contains,
+    last_change,
+    matches,
+    paginate,
+    sort_direction,
+    sort_rows,
 )
 
 logger = logging.getLogger("agno_memorysync")
@@ -138,9 +147,9 @@ class MemoryOps:
         deserialize: bool | None,
     ) -> Plan[Any]:
         user = self._user(user_id)
-        _check_page(limit, page)
-        wanted_topics = _topics(topics)
-        order = _sort_order(sort_order)
+        check_page(limit, page)
+        wanted_topics = check_topics(topics)
+        order = sort_direction(sort_order)
         query = search_content.strip() if isinstance(search_content, str) else None
         if search_content is not None and not isinstance(search_content, str):
             raise TypeError(f"search_content must be a string or None, got {search_content!r}")
@@ -148,19 +157,19 @@ class MemoryOps:
         def steps() -> Steps[Any]:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
-                ranked = [v for v, score in found if score >= self.min_search_score or _contains(v, query)]
+                ranked = [v for v, score in found if score >= self.min_search_score or contains(v, query)]
                 # agno's own backends match substrings: never return less than they would, so
                 # literal matches the ranking missed (a word fragment like "osl") follow the ranked ones.
                 listed = yield from self._list(user)
                 have = {v["memory_id"] for v in ranked}
-                values = ranked + [v for v in listed if v["memory_id"] not in have and _contains(v, query)]
+                values = ranked + [v for v in listed if v["memory_id"] not in have and contains(v, query)]
             else:
                 values = yield from self._list(user)
                 if query:
-                    values = [v for v in values if _contains(v, query)]
-            values = [v for v in values if _matches(v, agent_id, team_id, wanted_topics)]
+                    values = [v for v in values if contains(v, query)]
+            values = [v for v in values if matches(v, agent_id, team_id, wanted_topics)]
             total = len(values)
-            values = _paginate(_sort(values, sort_by, order), limit, page)
+            values = paginate(sort_rows(values, sort_by, order), limit, page)
             if deserialize is False:
                 return [as_row(v) for v in values], total
             return [from_value(v) for v in values]
@@ -194,15 +203,15 @@ class MemoryOps:
     ) -> Plan[tuple[list[dict[str, Any]], int]]:
         # Stats are per user and this db never lists across users: without a user, the default one.
         user = self._user(user_id)
-        _check_page(limit, page)
+        check_page(limit, page)
 
         def steps() -> Steps[tuple[list[dict[str, Any]], int]]:
             values = yield from self._list(user)
             if not values:
                 return [], 0
-            last = max(_updated(v) or 0 for v in values)
+            last = max(last_change(v) or 0 for v in values)
             rows = [{"user_id": user, "total_memories": len(values), "last_memory_updated_at": last}]
-            return _paginate(rows, limit, page), 1
+            return paginate(rows, limit, page), 1
 
         return Plan("read", "get_user_memory_stats", steps(), ([], 0))
 
@@ -410,69 +419,3 @@ def _non_blank(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{name} must be a non-empty string, got {value!r}")
     return value
-
-
-def _check_page(limit: Any, page: Any) -> None:
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise ValueError(f"limit must be a positive integer, or None for all rows; got {limit!r}")
-    if page is not None:
-        if limit is None:
-            raise ValueError("page was given without limit: pass both to paginate, or neither for all rows")
-        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
-            raise ValueError(f"page must be an integer >= 1 (pages are 1-based); got {page!r}")
-
-
-def _topics(topics: Any) -> list[str] | None:
-    if topics is None:
-        return None
-    if isinstance(topics, str) or not all(isinstance(t, str) for t in topics):
-        raise TypeError(f"topics must be a list of strings, got {topics!r}")
-    return list(topics)
-
-
-def _sort_order(sort_order: Any) -> str:
-    order = getattr(sort_order, "value", sort_order)  # AgentOS passes its SortOrder enum
-    return "asc" if isinstance(order, str) and order.lower() == "asc" else "desc"
-
-
-def _contains(value: Mapping[str, Any], query: str) -> bool:
-    return query.casefold() in str(value.get("memory") or "").casefold()
-
-
-def _matches(value: Mapping[str, Any], agent_id: Any, team_id: Any, topics: list[str] | None) -> bool:
-    if agent_id is not None and value.get("agent_id") != agent_id:
-        return False
-    if team_id is not None and value.get("team_id") != team_id:
-        return False
-    # Every requested topic must be present, as in agno's SQL backends.
-    return topics is None or set(topics) <= set(value.get("topics") or [])
-
-
-def _updated(value: Mapping[str, Any]) -> Any:
-    return value.get("updated_at") if value.get("updated_at") is not None else value.get("created_at")
-
-
-def _sort(values: list[dict[str, Any]], sort_by: str | None, order: str) -> list[dict[str, Any]]:
-    if sort_by is None:
-        return values
-    if sort_by not in FIELDS:
-        logger.debug("get_user_memories: unknown sort field %r, not sorting", sort_by)
-        return values
-
-    def key(value: Mapping[str, Any]) -> Any:
-        return _updated(value) if sort_by == "updated_at" else value.get(sort_by)
-
-    present = [v for v in values if key(v) is not None]
-    missing = [v for v in values if key(v) is None]
-    try:
-        present.sort(key=lambda v: (isinstance(key(v), str), key(v)), reverse=order == "desc")
-    except TypeError:
-        present.sort(key=lambda v: str(key(v)), reverse=order == "desc")
-    return present + missing  # rows without the field last, in either order
-
-
-def _paginate(rows: list[T], limit: int | None, page: int | None) -> list[T]:
-    if limit is None:
-        return rows
-    start = ((page or 1) - 1) * limit
-    return rows[start : start + limit]
