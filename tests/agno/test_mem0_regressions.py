@@ -84,18 +84,20 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
     budgets = {
         "api_key": server.api_key,
         "base_url": server.base_url,
-        "recall_timeout": 0.4,
-        "write_timeout": 0.4,
+        "recall_timeout": 0.6,
+        "write_timeout": 0.6,
     }
     result, elapsed, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets))
     assert result.status.value == "COMPLETED"
-    assert worst_gap < 0.2  # the loop never stalled while the server was being waited on
+    # The loop never stalled for anything like a budget while the server was being waited on
+    # (agno's own synchronous work between awaits accounts for up to ~0.1 s).
+    assert worst_gap < 0.3
     # every memory call is bounded: context read, extraction read, write, re-read
-    assert elapsed < 4 * 0.4 + 1.0
+    assert elapsed < 4 * 0.6 + 1.0
     # The same run with a sync memory db (the Mem0 toolkit's situation) stalls the loop for a
     # whole budget: proof that the measurement above can fail.
     _, _, sync_gap = await run_and_measure(MemorySyncDb(**budgets))
-    assert sync_gap >= 0.3
+    assert sync_gap >= 0.5
 
 
 def test_no_everything_wipe_is_one_call_away(server, db):
