@@ -341,10 +341,9 @@ class MemorySyncCapability:
         try:
             return self._bridge.run(coro, timeout=self.request_timeout + 1.0)
         except TimeoutError as exc:
-            raise MemorySyncError(
-                f"{what}: no answer from {self._connection.settings.base_url} within "
-                f"{self.request_timeout + 1.0:.1f}s; check the server or raise request_timeout="
-            ) from exc
+            raise self._timeout_error(what) from exc
+        except MemorySyncError as exc:
+            raise _named(exc, what) from exc
 
     async def _acall(self, coro: Coroutine[Any, Any, T], what: str) -> T:
         future = self._bridge.submit(coro)
@@ -352,10 +351,21 @@ class MemorySyncCapability:
             return await asyncio.wait_for(asyncio.wrap_future(future), self.request_timeout + 1.0)
         except asyncio.TimeoutError as exc:
             future.cancel()
-            raise MemorySyncError(
-                f"{what}: no answer from {self._connection.settings.base_url} within "
-                f"{self.request_timeout + 1.0:.1f}s; check the server or raise request_timeout="
-            ) from exc
+            raise self._timeout_error(what) from exc
+        except MemorySyncError as exc:
+            raise _named(exc, what) from exc
+
+    def _timeout_error(self, what: str) -> MemorySyncError:
+        return MemorySyncError(
+            f"{what}: no answer from {self._connection.settings.base_url} within "
+            f"{self.request_timeout + 1.0:.1f}s; check the server or raise request_timeout="
+        )
+
+
+def _named(exc: MemorySyncError, what: str) -> MemorySyncError:
+    """The same error, prefixed with the operation the caller asked for (the failing call may
+    have been tenant discovery)."""
+    return MemorySyncError(f"{what} failed: {exc}", status_code=exc.status_code, detail=exc.detail)
 
 
 class _AgentHooks:
