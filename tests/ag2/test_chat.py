@@ -298,3 +298,21 @@ def test_metadata_scalars_reach_the_extracted_facts(make_memory, server, uid):
     for fact in facts:
         meta = fact.metadata.to_dict()
         assert meta["channel"] == "web" and meta["priority"] == 2 and fact.source == "ag2"
+
+
+def test_a_turn_longer_than_the_limit_is_stored_truncated_once(make_memory, stored, uid):
+    memory = make_memory(session_id="long")
+    mine, theirs = memory, make_memory(session_id="long")
+    bot, model = assistant(sequence(["That is a lot of tea."]))
+    user = person([])
+    mine.add_to_agent(bot)
+    theirs.add_to_agent(user)
+    message = "I drink green tea every single morning. " * 500  # 20,000 characters
+    user.initiate_chat(bot, message=message, silent=True)
+    assert mine.flush(5) and theirs.flush(5)
+    assert model.calls[0][-1]["content"] == message, "the model still gets the whole message"
+    assert stored.transcript(uid, "long") == [
+        ("user", message.strip()[:16_000]),
+        ("assistant", "That is a lot of tea."),
+    ]
+    assert mine.stats()["deduplicated"] + theirs.stats()["deduplicated"] == 2
