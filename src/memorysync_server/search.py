@@ -25,6 +25,9 @@ RELEVANCE_THRESHOLD = 0.15
 # Below this a match is hash-collision noise (stray trigrams), not similarity: query and state
 # search leave it out instead of returning every row with a score of 0.003.
 NOISE_FLOOR = 0.05
+# FTS5 ranks every fact matching a term before it can return the best few, so a term found in
+# more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
+LEXICAL_MAX_DOCS = 2000
 LEXICAL_WEIGHT = 0.15
 
 
@@ -64,6 +67,7 @@ for _topic, _words in {
         _TOPICS[_word] = _topic
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_FTS_WORD = re.compile(r"[^\W_]+")
 
 
 def stem(word: str) -> str:
@@ -148,11 +152,18 @@ class FactSearch:
         if hit is not None:
             return hit
         ids, matrix = self.store.fact_vectors(tenant, user_id)
+        matrix = np.asfortranarray(matrix)
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
             if self._generation.get(key, 0) == generation:
                 self._cache[key] = (ids, matrix)
         return ids, matrix
+
+    def _selective_terms(self, prompt: str) -> list[str]:
+        # The FTS index holds exact lower-cased words (unicode61), so these look up exactly.
+        words = list(dict.fromkeys(w for w in _FTS_WORD.findall(prompt.lower()) if w not in STOPWORDS))[:32]
+        counts = self.store.term_document_counts(words)
+        return [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
 
     def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[dict[str, Any]]:
         ids, matrix = self._vectors(tenant, user_id)
@@ -161,9 +172,12 @@ class FactSearch:
         query = self.embedder.embed([prompt])[0]
         if not np.any(query) or matrix.shape[1] != query.shape[0]:
             return []
-        scores = np.clip(matrix @ query, 0.0, 1.0)
+        # A prompt touches few hashed features: multiply only those columns (the cached matrix is
+        # column-major, so this reads a few contiguous columns instead of every row).
+        active = np.flatnonzero(query)
+        scores = np.clip(matrix[:, active] @ query[active], 0.0, 1.0)
         lexical = self.store.lexical_matches(
-            tenant, user_id, content_words(prompt)[:32], limit=max(50, 4 * k)
+            tenant, user_id, self._selective_terms(prompt), limit=max(50, 4 * k)
         )
         if lexical:
             best = max(b for _, b in lexical) or 1.0

@@ -30,6 +30,7 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+# Each step is SQL, or the name of a function of this module that takes the connection.
 MIGRATIONS: tuple[str, ...] = (
     # 1: facts (+ FTS5 index), transcripts, state, replay receipts, client_ref receipts.
     """
@@ -97,7 +98,25 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (tenant, user_id, ref)
     );
     """,
+    # 2: see _exact_word_index.
+    "_exact_word_index",
 )
+
+
+def _exact_word_index(conn: sqlite3.Connection) -> None:
+    """Index exact words (no porter stems), so the query side can look its terms up in the FTS5
+    vocabulary, whose per-term document counts let search skip terms too common to matter."""
+    conn.execute("DROP TABLE facts_fts")
+    conn.execute(
+        "CREATE VIRTUAL TABLE facts_fts USING fts5 (scope, text, tokenize = 'unicode61 remove_diacritics 0')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE facts_vocab USING fts5vocab (facts_fts, 'row')")
+    rows = conn.execute("SELECT id, tenant, user_id, text FROM facts").fetchall()
+    conn.executemany(
+        "INSERT INTO facts_fts (rowid, scope, text) VALUES (?, ?, ?)",
+        ((row[0], scope_token(row[1], row[2]), row[3]) for row in rows),
+    )
+
 
 NS_SEP = "\x1f"
 
@@ -142,9 +161,12 @@ class Store:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        self._conn.execute(statement)
+                if script.isidentifier():
+                    globals()[script](self._conn)
+                else:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            self._conn.execute(statement)
                 self._conn.execute(f"PRAGMA user_version = {number}")
                 self._conn.execute("COMMIT")
             except BaseException:
@@ -291,6 +313,14 @@ class Store:
             return ids, np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
         return ids, matrix
+
+    def term_document_counts(self, terms: list[str]) -> dict[str, int]:
+        """How many facts (all users) contain each indexed term, from the FTS5 vocabulary."""
+        if not terms:
+            return {}
+        marks = ",".join("?" * len(terms))
+        rows = self._q(f"SELECT term, doc FROM facts_vocab WHERE term IN ({marks})", terms)
+        return {row[0]: int(row[1]) for row in rows}
 
     def lexical_matches(
         self, tenant: str, user_id: str, terms: list[str], limit: int
