@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from typing import Any
 
@@ -30,7 +29,6 @@ class TenantResolver:
             raise ValueError("tenant_id must be a non-empty string, or None to discover it from the key.")
         self._tenant = tenant_id
         self._lock = threading.Lock()
-        self._alock: asyncio.Lock | None = None
 
     @property
     def cached(self) -> str | None:
@@ -44,12 +42,10 @@ class TenantResolver:
         return self._tenant
 
     async def aresolve(self, client: AuthenticatedClient) -> str:
+        # No asyncio lock: it would bind to one event loop, and two concurrent first calls
+        # only cost one extra idempotent GET.
         if self._tenant is None:
-            if self._alock is None:
-                self._alock = asyncio.Lock()
-            async with self._alock:
-                if self._tenant is None:
-                    self._tenant = _tenant_from(await ainvoke(list_projects.asyncio_detailed, client=client))
+            self._tenant = _tenant_from(await ainvoke(list_projects.asyncio_detailed, client=client))
         return self._tenant
 
 
