@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KEY[=TENANT]",
         help=f"accept KEY for TENANT (default tenant {DEFAULT_TENANT!r}); repeat for more keys. "
-        "Env: MEMORYSYNC_SERVER_API_KEYS (comma-separated).",
+        "Env: MEMORYSYNC_SERVER_API_KEYS or MEMORYSYNC_SERVER_API_KEY (comma-separated).",
     )
     serve.add_argument(
         "--eval-key",
@@ -45,7 +45,9 @@ def _split(value: str | None) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     keys = KeyRing()
-    specs = args.api_key or _split(os.environ.get("MEMORYSYNC_SERVER_API_KEYS"))
+    specs = args.api_key or _split(
+        os.environ.get("MEMORYSYNC_SERVER_API_KEYS") or os.environ.get("MEMORYSYNC_SERVER_API_KEY")
+    )
     evals = args.eval_key or _split(os.environ.get("MEMORYSYNC_SERVER_EVAL_KEYS"))
     try:
         for spec in specs:

@@ -10,8 +10,8 @@ from typing import Any
 
 from .auth import Key, check_tenant
 from .errors import ApiError, invalid
-from .pipeline import Pipeline, fact_metadata
-from .quota import QuotaMeter
+from .pipeline import USER_ROLES, Pipeline, fact_metadata
+from .quota import Quota, QuotaMeter
 from .search import RELEVANCE_THRESHOLD, FactSearch, cosine_rank
 from .store import Store
 
@@ -52,7 +52,11 @@ def _request_id() -> str:
 
 
 def _admit(s: Services, call: Call, kind: str) -> bool:
-    return s.meter.admit(call.key.key, call.key.quota, kind)
+    quota = call.key.quota
+    if quota is not None and call.key.evaluation and not quota.strict:
+        # Contract §1: evaluation keys get a strict 429 where live keys are silently skipped.
+        quota = Quota(adds=quota.adds, reads=quota.reads, strict=True)
+    return s.meter.admit(call.key.key, quota, kind)
 
 
 def _recalled(fact: dict[str, Any]) -> dict[str, Any]:
@@ -235,7 +239,7 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
                 idem_key=turn.get("idempotency_key"),
             )
             items.append({**stored, "created": True})
-            if body.get("extract", True) and role == "user":
+            if body.get("extract", True) and role in USER_ROLES:
                 s.pipeline.ingest_turn(
                     tenant,
                     user,

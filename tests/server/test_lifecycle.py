@@ -203,8 +203,20 @@ def test_console_script_prints_a_dev_key_that_works(tmp_path) -> None:
         proc.wait(timeout=10)
 
 
-def test_console_script_accepts_keys_from_flags_and_env(tmp_path) -> None:
+def test_console_script_rejects_a_key_without_a_name(tmp_path, monkeypatch, capsys) -> None:
     from memorysync_server import cli
 
-    bad = cli.main(["serve", "--api-key", "=tenant", "--db", str(tmp_path / "x.db")])
-    assert bad == 2
+    assert cli.main(["serve", "--api-key", "=tenant", "--db", str(tmp_path / "x.db")]) == 2
+    monkeypatch.setenv("MEMORYSYNC_SERVER_API_KEYS", "ms_test_ok=t1, =t2")
+    assert cli.main(["serve", "--db", str(tmp_path / "x.db")]) == 2
+    assert "non-empty" in capsys.readouterr().err
+
+
+def test_evaluation_keys_over_quota_get_a_strict_429(server: LocalServer) -> None:
+    server.add_key("ms_eval_small", evaluation=True, quota=Quota(adds=1))
+    api = Api(server, key="ms_eval_small", tenant="default")
+    api.turn("u", "I'm vegan")
+    over = api.post(
+        "/v1/memory/add_turn", {"tenant_id": "default", "user_id": "u", "text": "I ski"}, expect=429
+    )
+    assert over["detail"]["error"] == "limit_exceeded"
