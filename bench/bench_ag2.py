@@ -80,14 +80,17 @@ def _timed(fn: Callable[[], Any], n: int) -> list[float]:
     return out
 
 
-def _chat_turn_times(memory: MemorySyncCapability | None, turns: int) -> list[float]:
-    """Seconds per person->assistant->person round in a real chat (the model is instant)."""
+def _chat_turn_times(
+    memory: MemorySyncCapability | None, turns: int, hook_times: list[float] | None = None
+) -> list[float]:
+    """Seconds per person->assistant->person round in a real chat (the model is instant);
+    ``hook_times`` receives the duration of the capability's reply hook on each turn."""
     lines = [f"Tell me one more idea for the party, number {i} please." for i in range(turns)]
     bot, _ = assistant(
         sequence([f"Idea {i}: fruit skewers." for i in range(turns + 1)]), max_replies=turns + 5
     )
     if memory is not None:
-        memory.add_to_agent(bot)
+        durations = time_reply_hooks(bot, memory.add_to_agent)
     stamps: list[float] = []
 
     def line(i: int) -> Callable[[], str]:
@@ -99,6 +102,8 @@ def _chat_turn_times(memory: MemorySyncCapability | None, turns: int) -> list[fl
 
     user = person([line(i) for i in range(turns)], max_replies=turns + 5)
     user.initiate_chat(bot, message=PROMPT, silent=True)
+    if memory is not None and hook_times is not None:
+        hook_times.extend(durations)
     return [b - a for a, b in itertools.pairwise(stamps)]
 
 
@@ -115,7 +120,17 @@ def measure(turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
         # 1. Per-turn overhead in a real chat, and the loopback floor for the same recall route.
         _chat_turn_times(None, 5)  # warm AG2 and the scripted client
         without = _summary("chat turn, no capability", _chat_turn_times(None, turns), "ms", 1e3)
-        with_cap = _summary("chat turn, capability on assistant", _chat_turn_times(memory, turns), "ms", 1e3)
+        hook_times: list[float] = []
+        with_cap = _summary(
+            "chat turn, capability on assistant", _chat_turn_times(memory, turns, hook_times), "ms", 1e3
+        )
+        hook = _summary(
+            "reply hook on the chat's thread (recall + capture + injection)",
+            hook_times,
+            "ms",
+            1e3,
+            note="turn overhead beyond this is the background writer sharing the server and the GIL",
+        )
         memory.flush(10)
         raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
         body = {"tenant_id": server.tenant_id, "user_id": "bench-person", "prompt": PROMPT, "k": 5}
@@ -127,7 +142,7 @@ def measure(turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
             1e3,
         )
         overhead = round(with_cap["median"] - without["median"], 3)
-        rows += [without, with_cap, floor]
+        rows += [without, with_cap, hook, floor]
         rows.append(
             {
                 "suite": "ag2",

@@ -38,12 +38,18 @@ class RetryPolicy:
     breaker_threshold: int = 5  # consecutive failures that open the circuit
     breaker_cooldown: float = 2.0  # seconds the circuit stays open before one probe
     batch_size: int = 50  # turns per /v1/history/append call (the contract allows 100)
+    # A fresh turn waits this long before it is sent, so its write does not compete on the
+    # server with the recall for the very same turn (which is on the reply's hot path); it also
+    # lets the turns of a quick exchange share one request.
+    linger: float = 0.02
 
     def __post_init__(self) -> None:
         if self.backoff_base <= 0 or self.backoff_max < self.backoff_base:
             raise ValueError("RetryPolicy needs 0 < backoff_base <= backoff_max")
         if self.retry_for < 0:
             raise ValueError("RetryPolicy.retry_for must be >= 0 seconds")
+        if self.linger < 0:
+            raise ValueError("RetryPolicy.linger must be >= 0 seconds")
         if not 1 <= self.batch_size <= 100:
             raise ValueError("RetryPolicy.batch_size must be between 1 and 100 (the contract's limit)")
 
@@ -165,6 +171,8 @@ class TurnWriter:
                     empty = not self._queue and not self._closed
                 if empty:
                     await self._wake.wait()
+                    if self._policy.linger and not self._closed:
+                        await asyncio.sleep(self._policy.linger)
                 continue
             try:
                 await self._deliver(batch)
