@@ -1,0 +1,76 @@
+"""`make bench`: every comparison measured side by side in one run.
+
+Runs the AG2 adapter benchmarks (bench_ag2) and the server benchmarks (bench_server), prints one
+markdown report, and writes it with a PNG chart of server latency against memories to bench/out/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_ag2  # noqa: E402
+import bench_server  # noqa: E402
+
+OUT = HERE / "out"
+
+
+def chart(rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [r["size"] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    for key, label, style in [
+        ("recall_p50_ms", "recall p50", "o-"),
+        ("recall_p95_ms", "recall p95", "o--"),
+        ("query_p50_ms", "query p50", "s-"),
+        ("query_p95_ms", "query p95", "s--"),
+    ]:
+        ax.plot(sizes, [r[key] for r in rows], style, label=label)
+    ax.set_xscale("log")
+    ax.set_xlabel("memories for one user")
+    ax.set_ylabel("latency over loopback HTTP (ms)")
+    ax.set_title("memorysync-server: recall / query latency vs memories")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main() -> int:
+    sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    header = (
+        f"Measured {stamp} on {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback."
+    )
+    print(header, flush=True)
+    print("\n## AG2 capability (ag2_memorysync)\n", flush=True)
+    ag2_table = bench_ag2.to_markdown(bench_ag2.measure())
+    print(ag2_table, flush=True)
+    print("\n## Local server (memorysync_server)\n", flush=True)
+    server_rows = bench_server.measure(sizes)
+    server_table = bench_server.markdown(server_rows)
+    print(server_table)
+    OUT.mkdir(exist_ok=True)
+    png = OUT / "latency_vs_memories.png"
+    chart(server_rows, png)
+    report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## Local server\n\n{server_table}\n"
+    (OUT / "results.md").write_text(report)
+    print(f"\nwrote {OUT / 'results.md'} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
