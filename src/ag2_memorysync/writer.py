@@ -135,6 +135,8 @@ class TurnWriter:
         if not drained:
             with self._idle:
                 drained = self._idle.wait_for(lambda: self._pending == 0, 2.0)
+        with contextlib.suppress(Exception):  # let the writer task finish before its loop may stop
+            self._task.result(timeout=1.0)
         return drained and self._stats.snapshot()["failed"] == failed_before
 
     def _drop(self, turn: PendingTurn) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 
 import pytest
 
@@ -40,6 +41,15 @@ def assert_passed_through_unchanged(model, result) -> None:
     assert all(memory_messages(call) == [] for call in model.calls)
     assert [call[-1]["content"] for call in model.calls] == [OPENING, *LINES]
     assert [m["content"] for m in result.chat_history] == [x for _, x in expected_transcript()]
+
+
+def wait_until(condition, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def recall_warnings(caplog) -> list[str]:
@@ -89,6 +99,7 @@ def test_5xx_and_429_no_memories_this_turn_and_writes_retried_with_the_same_keys
     assert max(durations) < memory.recall_timeout + MARGIN
     assert_passed_through_unchanged(model, result)
     assert f"HTTP {status}" in recall_warnings(caplog)[0]
+    assert wait_until(lambda: memory.stats()["retried"] >= 1), "the writer met the failure"
     server.faults.clear()
     assert memory.flush(10)
     assert stored.transcript(uid, f"status-{status}") == expected_transcript()
@@ -133,6 +144,7 @@ def test_outage_mid_chat_then_restart_every_turn_stored_exactly_once(make_memory
     ]
     person(lines).initiate_chat(bot, message="I prefer window seats when I fly.", silent=True)
     assert memory.stats()["queued"] >= 1, "turns are waiting for the server"
+    assert wait_until(lambda: memory.stats()["retried"] >= 1), "the writer met the outage"
     server.restart()
     assert memory.flush(15)
     assert stored.transcript(uid, "outage") == expected_transcript()
