@@ -12,6 +12,7 @@ from typing import Any
 
 from memorysync_client.api.history import append_history, list_history
 from memorysync_client.api.memory import add_memory, query_memories, recall
+from memorysync_client.api.org import list_projects
 from memorysync_client.models import (
     AddMemoryRequest,
     AddMemorySkipped,
@@ -24,7 +25,7 @@ from memorysync_client.models import (
 )
 from memorysync_client.types import UNSET, Unset
 
-from memorysync_core import Connection, MemorySyncError, acall
+from memorysync_core import Connection, MemorySyncError, acall, ainvoke
 
 SOURCE = "ag2"
 
@@ -75,7 +76,11 @@ class Backend:
         self._metadata = dict(metadata or {})
 
     async def warm(self) -> None:
-        await self.connection.atenant_id()
+        """Open the pooled connection (TCP + TLS) and learn the tenant before the first reply."""
+        if self.connection.tenants.cached is None:
+            await self.connection.atenant_id()
+        else:  # tenant given: any cheap call opens the connection; its answer does not matter
+            await ainvoke(list_projects.asyncio_detailed, client=self.connection.client)
 
     async def recall(self, prompt: str, k: int) -> str:
         tenant = await self.connection.atenant_id()

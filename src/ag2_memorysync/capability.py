@@ -103,6 +103,14 @@ class MemorySyncCapability:
         dedup: DedupRegistry | None = None,
     ) -> None:
         _validate(user_id, session_id, top_k, recall_timeout, min_prompt_chars, context_template, capture)
+        if not isinstance(queue_size, int) or queue_size < 1:
+            raise ValueError(
+                f"queue_size must be an int >= 1 (turns held while the server is away), got {queue_size!r}."
+            )
+        if not isinstance(request_timeout, (int, float)) or request_timeout <= 0:
+            raise ValueError(
+                f"request_timeout must be a positive number of seconds, got {request_timeout!r}."
+            )
         self.user_id = user_id
         self.session_id = session_id
         self.session_scope = f"ag2::{session_id}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from memorysync_client.api.memory import list_memories
 
@@ -316,3 +318,21 @@ def test_a_turn_longer_than_the_limit_is_stored_truncated_once(make_memory, stor
         ("assistant", "That is a lot of tea."),
     ]
     assert mine.stats()["deduplicated"] + theirs.stats()["deduplicated"] == 2
+
+
+@pytest.mark.parametrize("tenant_known", [False, True])
+def test_connection_and_tenant_are_warmed_at_construction_not_on_the_first_reply(
+    make_memory, server, tenant_known
+):
+    server.faults.set(delay=0.001, route="/org/projects")  # a no-op fault that counts requests
+    memory = make_memory(tenant_id=server.tenant_id if tenant_known else None)
+    deadline = time.monotonic() + 5
+    while server.faults.hits < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.faults.hits == 1, "one warm-up call at construction"
+    bot, _ = assistant(sequence(["Noted."]))
+    memory.add_to_agent(bot)
+    person([]).initiate_chat(bot, message="I am a beekeeper in the Alps.", silent=True)
+    assert memory.flush(5)
+    assert server.faults.hits == 1, "no discovery on the hot path"
+    assert memory.stats()["recalled"] == 1

@@ -38,6 +38,8 @@ def make(**kwargs):
         ({"top_k": 0}, "top_k"),
         ({"recall_timeout": 0}, "recall_timeout"),
         ({"context_template": "memories: {}"}, "{context}"),
+        ({"queue_size": 0}, "queue_size"),
+        ({"request_timeout": 0}, "request_timeout"),
     ],
 )
 def test_constructor_rejects_bad_input_with_the_fix(kwargs, fix):
