@@ -1,7 +1,7 @@
 """The ASGI app: routes come from openapi.yaml's paths, dispatched by operationId.
 
-Order per request: route (404) -> method (405) -> auth (401) -> X-Project-ID (404) ->
-validation against openapi.yaml (422) -> the handler, which checks the tenant (403).
+Order per request: route (404) -> method (405) -> auth (401) -> validation against
+openapi.yaml (422) -> X-Project-ID (404) -> the handler, which checks the tenant (403).
 Anything unexpected answers a contract error body; a 500 means a bug and is logged.
 """
 
@@ -90,7 +90,7 @@ class MemorySyncApp:
 
     async def _run(self, op: Operation, raw_params: dict[str, str], request: Request) -> Response:
         key = self.keys.authenticate(request.headers.get("x-api-key"))
-        headers = {k.lower(): v for k, v in request.headers.items()}
+        headers = {k.decode("latin-1").lower(): _header_text(v) for k, v in request.headers.raw}
         path = {name: unquote(value) for name, value in raw_params.items()}
         query = dict(parse_qsl(request.url.query, keep_blank_values=True))
         errors: list[dict[str, Any]] = []
@@ -135,12 +135,24 @@ class MemorySyncApp:
             return None
         try:
             body = json.loads(raw, parse_constant=_reject_constant)
+            too_deep = _depth(body) > MAX_DEPTH
+        except RecursionError:
+            too_deep = True
         except (ValueError, UnicodeDecodeError) as error:
             position = getattr(error, "pos", 0)
             errors.append(
                 {
                     "loc": ["body", position],
                     "msg": f"Malformed JSON: {error}. Send a JSON object.",
+                    "type": "json_invalid",
+                }
+            )
+            return None
+        if too_deep:
+            errors.append(
+                {
+                    "loc": ["body"],
+                    "msg": f"JSON nested deeper than {MAX_DEPTH} levels; flatten the payload or metadata.",
                     "type": "json_invalid",
                 }
             )
@@ -164,6 +176,21 @@ class MemorySyncApp:
 
 
 _FREE_FORM = frozenset({"metadata", "value", "payload"})
+# Free-form fields may nest; past this the recursive steps after parsing (validation, storage,
+# the JSON answer) would hit Python's recursion limit, so such a body is a 422, never a 500.
+MAX_DEPTH = 100
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                break
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def _integral(value: Any) -> Any:
@@ -175,6 +202,14 @@ def _integral(value: Any) -> Any:
     if isinstance(value, list):
         return [_integral(v) for v in value]
     return value
+
+
+def _header_text(raw: bytes) -> str:
+    # Clients that send a non-ASCII end-user id send UTF-8; the same id in a path is UTF-8 too.
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def _reject_constant(name: str) -> Any:

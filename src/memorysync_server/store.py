@@ -100,6 +100,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 2: see _exact_word_index.
     "_exact_word_index",
+    # 3: see _escaped_namespace_paths.
+    "_escaped_namespace_paths",
 )
 
 
@@ -121,9 +123,21 @@ def _exact_word_index(conn: sqlite3.Connection) -> None:
 NS_SEP = "\x1f"
 
 
+def _escaped_namespace_paths(conn: sqlite3.Connection) -> None:
+    """Recompute every ``ns_path`` with escaped segments (version 2 joined them unescaped)."""
+    rows = conn.execute("SELECT id, namespace FROM state").fetchall()
+    conn.executemany(
+        "UPDATE state SET ns_path = ? WHERE id = ?", ((ns_path(json.loads(row[1])), row[0]) for row in rows)
+    )
+
+
 def ns_path(namespace: Iterable[str]) -> str:
-    """A namespace as a string whose prefixes are exactly the segment-wise prefixes."""
-    return "".join(segment + NS_SEP for segment in namespace)
+    """A namespace as a string whose prefixes are exactly the segment-wise prefixes.
+
+    Segments are escaped so that one holding the separator (``["a\x1fb"]``) can never be
+    mistaken for two (``["a", "b"]``).
+    """
+    return "".join(segment.replace("%", "%25").replace(NS_SEP, "%1F") + NS_SEP for segment in namespace)
 
 
 def scope_token(tenant: str, user_id: str) -> str:

@@ -118,6 +118,9 @@ def test_user_ids_with_slashes_and_spaces_route_on_the_raw_path(api: Api) -> Non
     assert api.texts(odd) == ["User is vegan"]
     raw = api.http.get(f"/v1/memory/{api.tenant}/{quote(odd, safe='')}/list")
     assert raw.json()["total"] == 1
+    # A non-ASCII id is the same user whether it comes in the path or (UTF-8) in X-End-User-ID.
+    api.post("/memory/add", {"text": "I like tea"}, headers={b"X-End-User-ID": "zoë".encode()})
+    assert api.texts("zoë") == ["User likes tea"]
 
 
 # ---- the add_turn pipeline -------------------------------------------------------------------
@@ -440,3 +443,23 @@ def test_bad_input_never_corrupts_stored_rows(api: Api) -> None:
     answer = api.http.post("/v1/history/append", content=lone_surrogate.encode())
     assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "string_unicode"
     assert api.facts("u") == before
+
+
+def test_a_segment_holding_the_separator_is_not_two_segments(api: Api) -> None:
+    api.put("u", "k", {"v": "joined"}, namespace=["a\x1fb"])
+    api.put("u", "k", {"v": "split"}, namespace=["a", "b"])
+    api.put("u", "k", {"v": "percent"}, namespace=["a%1Fb"])
+    assert api.v1("/v1/state/get", "u", namespace=["a\x1fb"], key="k")["item"]["value"] == {"v": "joined"}
+    assert api.v1("/v1/state/get", "u", namespace=["a", "b"], key="k")["item"]["value"] == {"v": "split"}
+    assert api.v1("/v1/state/list", "u", namespace_prefix=["a"])["total"] == 1
+    assert len(api.v1("/v1/state/delete", "u", namespace=["a%1Fb"])["deleted_ids"]) == 1
+    assert api.v1("/v1/state/list", "u")["total"] == 2
+
+
+def test_deeply_nested_json_is_a_422_not_a_500(api: Api) -> None:
+    for depth in (101, 50_000):
+        nested = "[" * depth + "]" * depth
+        body = f'{{"tenant_id": "{api.tenant}", "user_id": "u", "text": "I am vegan", "metadata": {{"a": {nested}}}}}'
+        answer = api.http.post("/v1/memory/add_turn", content=body.encode())
+        assert answer.status_code == 422 and "nested deeper" in answer.json()["detail"][0]["msg"]
+    assert api.facts("u")["total"] == 0
