@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .store import Store
+from .store import FactsChange, Store
 
 # A prompt must score at least this to land in recall's `context`. Chosen from the hashed
 # features: one shared content word (or topic) between a short prompt and a short fact gives
@@ -130,24 +131,42 @@ class HashingEmbedder:
 class FactSearch:
     """Ranks one user's facts against a prompt; keeps each user's matrix in memory until a write."""
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
+    def __init__(self, store: Store, embedder: Embedder, *, max_cached_rows: int = 500_000) -> None:
+        self.max_cached_rows = max_cached_rows
         self.store = store
         self.embedder = embedder
-        self._cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._cache: OrderedDict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         store.on_facts_changed(self.invalidate)
 
-    def invalidate(self, tenant: str, user_id: str) -> None:
+    def invalidate(self, change: FactsChange) -> None:
+        """Apply a committed change to the cached matrix in place of re-reading the user's rows
+        (a 100k-row reload costs ~1 s; appending one row costs a copy)."""
+        key = (change.tenant, change.user_id)
         with self._lock:
-            key = (tenant, user_id)
-            self._cache.pop(key, None)
             self._generation[key] = self._generation.get(key, 0) + 1
+            hit = self._cache.pop(key, None)
+            if hit is None or change.unknown:
+                return
+            ids, matrix = hit
+            if change.removed_ids:
+                keep = ~np.isin(ids, np.asarray(change.removed_ids, dtype=np.int64))
+                ids, matrix = ids[keep], matrix[keep]
+            if change.added_ids:
+                added = np.asarray(change.added_vectors, dtype=np.float32)
+                if matrix.shape[0] and matrix.shape[1] != added.shape[1]:
+                    return
+                ids = np.concatenate([ids, np.asarray(change.added_ids, dtype=np.int64)])
+                matrix = np.vstack([matrix, added]) if matrix.shape[0] else added
+            self._cache[key] = (ids, np.asfortranarray(matrix))
 
     def _vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
         key = (tenant, user_id)
         with self._lock:
             hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
             generation = self._generation.get(key, 0)
         if hit is not None:
             return hit
@@ -157,6 +176,13 @@ class FactSearch:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
             if self._generation.get(key, 0) == generation:
                 self._cache[key] = (ids, matrix)
+                # Bound memory by rows, not users: one user with 100k facts weighs as much as
+                # a thousand small ones. The least recently searched users are dropped first.
+                while (
+                    len(self._cache) > 1
+                    and sum(len(v[0]) for v in self._cache.values()) > self.max_cached_rows
+                ):
+                    self._cache.popitem(last=False)
         return ids, matrix
 
     def _selective_terms(self, prompt: str) -> list[str]:

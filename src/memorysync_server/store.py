@@ -13,6 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,25 @@ def _to_blob(vector: np.ndarray | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
+@dataclass(frozen=True)
+class FactsChange:
+    """What changed in one user's facts: rows added (ids ascending, with their vectors) and/or
+    removed. Neither given means "unknown": drop whatever is cached for this user."""
+
+    tenant: str
+    user_id: str
+    added_ids: list[int] | None = None
+    added_vectors: np.ndarray | None = None
+    removed_ids: list[int] | None = None
+
+    @property
+    def unknown(self) -> bool:
+        return self.added_ids is None and self.removed_ids is None
+
+
+FactsListener = Callable[[FactsChange], None]
+
+
 class Store:
     def __init__(self, path: str | Path, *, clock: Clock = utc_now) -> None:
         self.path = str(path)
@@ -157,7 +177,8 @@ class Store:
         self._depth = 0
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._conn.row_factory = sqlite3.Row
-        self._listeners: list[Callable[[str, str], None]] = []
+        self._listeners: list[FactsListener] = []
+        self._pending: list[FactsChange] = []
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -191,12 +212,27 @@ class Store:
         with self._lock:
             self._conn.close()
 
-    def on_facts_changed(self, listener: Callable[[str, str], None]) -> None:
+    def on_facts_changed(self, listener: FactsListener) -> None:
+        """``listener(change)`` after each committed change to a user's facts (see FactsChange)."""
         self._listeners.append(listener)
 
-    def _facts_changed(self, tenant: str, user_id: str) -> None:
-        for listener in self._listeners:
-            listener(tenant, user_id)
+    def _facts_changed(self, change: FactsChange) -> None:
+        # Inside a transaction the change is announced only once it is committed; a rollback
+        # announces "unknown" instead, so no cache ever holds rows that were never stored.
+        with self._lock:
+            if self._depth:
+                self._pending.append(change)
+                return
+            for listener in self._listeners:
+                listener(change)
+
+    def _settle(self, committed: bool) -> None:
+        pending, self._pending = self._pending, []
+        if not committed:
+            pending = [FactsChange(t, u) for t, u in dict.fromkeys((c.tenant, c.user_id) for c in pending)]
+        for change in pending:
+            for listener in self._listeners:
+                listener(change)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -216,9 +252,11 @@ class Store:
             except BaseException:
                 self._depth = 0
                 self._conn.execute("ROLLBACK")
+                self._settle(committed=False)
                 raise
             self._depth = 0
             self._conn.execute("COMMIT")
+            self._settle(committed=True)
 
     def _q(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -264,7 +302,11 @@ class Store:
                 "INSERT INTO facts_fts (rowid, scope, text) VALUES (?, ?, ?)",
                 (fact_id, scope_token(tenant, user_id), text),
             )
-        self._facts_changed(tenant, user_id)
+            self._facts_changed(
+                FactsChange(
+                    tenant, user_id, added_ids=[fact_id], added_vectors=np.asarray([vector], np.float32)
+                )
+            )
         return fact_id
 
     def bulk_insert_facts(
@@ -273,6 +315,7 @@ class Store:
         """Seed many facts (text, source, metadata, vector) in one transaction (benchmarks, imports)."""
         scope = scope_token(tenant, user_id)
         now = self.now()
+        ids = []
         with self.transaction():
             for text, source, metadata, vector in rows:
                 cur = self._conn.execute(
@@ -284,7 +327,9 @@ class Store:
                     "INSERT INTO facts_fts (rowid, scope, text) VALUES (?, ?, ?)",
                     (cur.lastrowid, scope, text),
                 )
-        self._facts_changed(tenant, user_id)
+                ids.append(int(cur.lastrowid or 0))
+            vectors = np.asarray([row[3] for row in rows], dtype=np.float32)
+            self._facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors))
 
     def find_fact_by_text(self, tenant: str, user_id: str, text: str) -> dict[str, Any] | None:
         rows = self._q(
@@ -373,8 +418,7 @@ class Store:
                 marks = ",".join("?" * len(found))
                 self._x(f"DELETE FROM facts WHERE id IN ({marks})", found)
                 self._x(f"DELETE FROM facts_fts WHERE rowid IN ({marks})", found)
-        if found and not dry_run:
-            self._facts_changed(tenant, user_id)
+                self._facts_changed(FactsChange(tenant, user_id, removed_ids=found))
         return found
 
     def derived_fact_ids(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:

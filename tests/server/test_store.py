@@ -66,3 +66,38 @@ def test_a_failed_transaction_leaves_nothing_behind(tmp_path) -> None:
         raise RuntimeError("boom")
     assert store.list_facts("t", "u", 0, 0) == ([], 0)
     store.close()
+
+
+def test_the_search_cache_follows_commits_and_ignores_rollbacks(tmp_path) -> None:
+    store = Store(tmp_path / "cache.db")
+    embedder = HashingEmbedder()
+    search = FactSearch(store, embedder)
+
+    def add(text: str) -> int:
+        return store.insert_fact(
+            "t", "u", text=text, source="chat", metadata={}, vector=embedder.embed([text])[0]
+        )
+
+    def found(prompt: str) -> list[str]:
+        return [fact["text"] for fact in search.search("t", "u", prompt, 5)]
+
+    vegan = add("User is vegan")
+    assert found("vegan") == ["User is vegan"]  # the user's matrix is now cached
+    add("User plays the cello")
+    assert found("cello") == ["User plays the cello"]  # appended to the cache, not reloaded
+    with pytest.raises(RuntimeError), store.transaction():
+        add("User keeps bees")
+        raise RuntimeError("boom")
+    assert found("bees") == []  # rolled back: never visible, even briefly
+    store.delete_facts("t", "u", [vegan])
+    assert found("vegan") == []
+    assert found("cello") == ["User plays the cello"]
+    store.bulk_insert_facts(
+        "t", "u", [("User keeps bees", "chat", {}, embedder.embed(["User keeps bees"])[0])]
+    )
+    assert found("bees") == ["User keeps bees"]
+    # The cache always equals a fresh read of the store.
+    fresh = FactSearch(store, embedder)
+    for prompt in ("vegan", "cello", "bees"):
+        assert found(prompt) == [f["text"] for f in fresh.search("t", "u", prompt, 5)]
+    store.close()
