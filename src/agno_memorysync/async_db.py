@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from collections.abc import Callable
 from typing import Any
 
-import httpx
 from agno.db.base import AsyncBaseDb
 from agno.db.schemas.memory import UserMemory
 
@@ -22,7 +20,7 @@ from memorysync_core import Connection
 from .memory_only import ASYNC_WIRING, clear_all_refusal, memory_only_methods
 from .miswiring import guarded
 from .ops import Plan, drive
-from .options import Options
+from .options import ConfiguredDb
 from .policy import FAILURES
 
 _MemoryOnly = type(
@@ -30,7 +28,7 @@ _MemoryOnly = type(
 )
 
 
-class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-type]
+class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore[misc, valid-type]
     """The async twin of ``MemorySyncDb``: same options, same behaviour, awaited on your loop.
 
     Each read is bounded by ``recall_timeout`` and each write or delete by ``write_timeout``
@@ -38,54 +36,13 @@ class AsyncMemorySyncDb(_MemoryOnly, AsyncBaseDb):  # type: ignore[misc, valid-t
     loop keeps running while it waits.
     """
 
-    def __init__(
-        self,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        project_id: str | None = None,
-        tenant_id: str | None = None,
-        default_user_id: str = "default",
-        recall_timeout: float = 1.2,
-        write_timeout: float = 10.0,
-        fail_open_writes: bool = True,
-        source: str = "agno",
-        min_search_score: float = 0.15,
-        id: str | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-        clock: Callable[[], float] | None = None,
-    ) -> None:
-        super().__init__(id=id)
-        self._options = Options.build(
-            class_name=type(self).__name__,
-            api_key=api_key,
-            base_url=base_url,
-            project_id=project_id,
-            tenant_id=tenant_id,
-            default_user_id=default_user_id,
-            recall_timeout=recall_timeout,
-            write_timeout=write_timeout,
-            fail_open_writes=fail_open_writes,
-            source=source,
-            min_search_score=min_search_score,
-            transport=transport,
-            clock=clock,
-        )
-        self._ops = self._options.ops
-        self._policy = self._options.policy
+    def _open(self) -> None:
         self._tenant_id = self._options.tenant_id
         # An httpx.AsyncClient is bound to the loop that first used it: one connection per loop.
         self._connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Connection] = (
             weakref.WeakKeyDictionary()
         )
         self._lock = threading.Lock()
-
-    @property
-    def default_user_id(self) -> str:
-        return self._ops.default_user_id
-
-    def __repr__(self) -> str:
-        return f"AsyncMemorySyncDb(id={self.id!r}, {self._options.settings!r}, source={self._ops.source!r})"
 
     # ---------------------------------------------------------------- the shell
     def _connection(self) -> Connection:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
-import httpx
 from agno.db.base import BaseDb
 from agno.db.schemas.memory import UserMemory
 
@@ -15,7 +13,7 @@ from memorysync_core import shared_loop
 
 from .memory_only import SYNC_WIRING, clear_all_refusal, memory_only_methods
 from .ops import Plan, drive
-from .options import Options
+from .options import ConfiguredDb
 from .policy import FAILURES
 
 logger = logging.getLogger("agno_memorysync")
@@ -27,7 +25,7 @@ _MemoryOnly = type(
 )
 
 
-class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
+class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, valid-type]
     """agno user memories in MemorySync; sessions and everything else stay in your own agno db.
 
     ``Agent(db=SqliteDb(db_file="agent.db"), memory_manager=MemoryManager(db=MemorySyncDb()))``
@@ -37,50 +35,9 @@ class MemorySyncDb(_MemoryOnly, BaseDb):  # type: ignore[misc, valid-type]
     budget (``recall_timeout`` for reads, ``write_timeout`` for writes and deletes).
     """
 
-    def __init__(
-        self,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        project_id: str | None = None,
-        tenant_id: str | None = None,
-        default_user_id: str = "default",
-        recall_timeout: float = 1.2,
-        write_timeout: float = 10.0,
-        fail_open_writes: bool = True,
-        source: str = "agno",
-        min_search_score: float = 0.15,
-        id: str | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-        clock: Callable[[], float] | None = None,
-    ) -> None:
-        super().__init__(id=id)
-        self._options = Options.build(
-            class_name=type(self).__name__,
-            api_key=api_key,
-            base_url=base_url,
-            project_id=project_id,
-            tenant_id=tenant_id,
-            default_user_id=default_user_id,
-            recall_timeout=recall_timeout,
-            write_timeout=write_timeout,
-            fail_open_writes=fail_open_writes,
-            source=source,
-            min_search_score=min_search_score,
-            transport=transport,
-            clock=clock,
-        )
-        self._ops = self._options.ops
-        self._policy = self._options.policy
+    def _open(self) -> None:
         self._connection = self._options.connection()
         self._warned_loop = False
-
-    @property
-    def default_user_id(self) -> str:
-        return self._ops.default_user_id
-
-    def __repr__(self) -> str:
-        return f"MemorySyncDb(id={self.id!r}, {self._options.settings!r}, source={self._ops.source!r})"
 
     # ---------------------------------------------------------------- the shell
     def _execute(self, plan: Plan[Any]) -> Any:

@@ -77,3 +77,58 @@ class Options:
             timeout=self.policy.write_timeout,
             async_transport=self.transport,
         )
+
+
+class ConfiguredDb:
+    """The constructor, ``default_user_id`` and ``repr`` both twins share (a mixin placed before
+    agno's ``BaseDb`` / ``AsyncBaseDb``); each twin then sets up its I/O in ``_open()``."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        project_id: str | None = None,
+        tenant_id: str | None = None,
+        default_user_id: str = "default",
+        recall_timeout: float = 1.2,
+        write_timeout: float = 10.0,
+        fail_open_writes: bool = True,
+        source: str = "agno",
+        min_search_score: float = 0.15,
+        id: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        super().__init__(id=id)  # type: ignore[call-arg]  # agno's BaseDb / AsyncBaseDb
+        self._options = Options.build(
+            class_name=type(self).__name__,
+            api_key=api_key,
+            base_url=base_url,
+            project_id=project_id,
+            tenant_id=tenant_id,
+            default_user_id=default_user_id,
+            recall_timeout=recall_timeout,
+            write_timeout=write_timeout,
+            fail_open_writes=fail_open_writes,
+            source=source,
+            min_search_score=min_search_score,
+            transport=transport,
+            clock=clock,
+        )
+        self._ops = self._options.ops
+        self._policy = self._options.policy
+        self._open()
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def default_user_id(self) -> str:
+        return self._ops.default_user_id
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(id={self.id!r}, {self._options.settings!r}, "  # type: ignore[attr-defined]
+            f"source={self._ops.source!r})"
+        )
