@@ -81,31 +81,23 @@ def _schema(max_examples: int) -> Any:
         with_security_parameters=False,
     )
 
-    # Valid tenant ids and project ids are swapped for the key's own, so most cases reach the
-    # handlers instead of stopping at 403/404; invalid values stay invalid (negative data).
-    @schema.hook
-    def map_body(ctx: Any, body: Any) -> Any:
-        if isinstance(body, dict) and _valid_id(body.get("tenant_id")):
-            body["tenant_id"] = TENANT
-        return body
-
-    @schema.hook
-    def map_path_parameters(ctx: Any, path: Any) -> Any:
-        if isinstance(path, dict) and _valid_id(path.get("tenant_id")):
-            path["tenant_id"] = TENANT
-        return path
-
-    @schema.hook
-    def map_headers(ctx: Any, headers: Any) -> Any:
-        if isinstance(headers, dict) and _valid_id(headers.get("X-Project-ID")):
-            headers["X-Project-ID"] = PROJECT
-        return headers
-
     return schema
 
 
 def _valid_id(value: Any) -> bool:
     return isinstance(value, str) and 1 <= len(value) <= 256
+
+
+def _aim(case: Any) -> None:
+    """Swap valid tenant and project ids for the key's own, so most cases reach the handlers
+    instead of stopping at 403/404. Invalid values stay as generated (negative data stays
+    negative); done here rather than in hooks so the coverage phase is aimed too."""
+    if isinstance(case.body, dict) and _valid_id(case.body.get("tenant_id")):
+        case.body["tenant_id"] = TENANT
+    if isinstance(case.path_parameters, dict) and _valid_id(case.path_parameters.get("tenant_id")):
+        case.path_parameters["tenant_id"] = TENANT
+    if case.headers is not None and _valid_id(case.headers.get("X-Project-ID")):
+        case.headers["X-Project-ID"] = PROJECT
 
 
 default_schema = _schema(DEFAULT_EXAMPLES)
@@ -116,15 +108,29 @@ deep_schema = _schema(DEEP_EXAMPLES)
 def _cleanup(request: pytest.FixtureRequest):
     yield
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None and STATS:
-        summary = ", ".join(f"{k}={v}" for k, v in sorted(STATS.items()))
-        reporter.write_line(f"\nschemathesis summary: {summary}")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None and STATS:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line("")
+            for prefix in sorted({key.split("_")[0] for key in STATS}):
+                cases, steps = STATS[f"{prefix}_cases"], STATS[f"{prefix}_stateful_steps"]
+                failures = STATS[f"{prefix}_failures"] + STATS[f"{prefix}_stateful_failures"]
+                statuses = ", ".join(
+                    f"{k.rsplit('_', 1)[1]}: {v}"
+                    for k, v in sorted(STATS.items())
+                    if k.startswith(f"{prefix}_status_")
+                )
+                reporter.write_line(
+                    f"schemathesis {prefix} run: {cases} cases + {steps} stateful steps, "
+                    f"{failures} failing; statuses {statuses}"
+                )
     APP.services.store.close()
     shutil.rmtree(_DB_DIR, ignore_errors=True)
 
 
 def _run(case: Any, prefix: str) -> None:
     STATS[f"{prefix}_cases"] += 1
+    _aim(case)
     try:
         response = case.call_and_validate(headers=AUTH)
     except Exception:
