@@ -29,9 +29,9 @@ TENANT = "t_fuzz"
 KEY = "ms_test_fuzz0000000000000000"
 PROJECT = f"proj_{TENANT}"
 DEFAULT_EXAMPLES = 30
-DEEP_EXAMPLES = 400
+DEEP_EXAMPLES = 1000
 DEFAULT_SCENARIOS = 25
-DEEP_SCENARIOS = 300
+DEEP_SCENARIOS = 500
 AUTH = {"X-API-Key": KEY}
 
 _DB_DIR = Path(tempfile.mkdtemp(prefix="memorysync-fuzz-"))
