@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import socket
 import threading
 import time
@@ -52,6 +53,12 @@ class LocalServer:
         self.db_path = Path(db_path)
         self.host = host
         self.port = port
+        unknown = set(options) - set(inspect.signature(create_app).parameters) - {"db_path"}
+        if unknown or {"keys", "faults", "meter"} & set(options):
+            raise TypeError(
+                f"LocalServer got unexpected option(s) {sorted(unknown or set(options) & {'keys', 'faults', 'meter'})}; "
+                "it accepts clock=, extractor=, embedder=, spec_path= (keys go in keys=/add_key)."
+            )
         self.options = options
         self.keys = KeyRing()
         pairs = _key_pairs(keys)
@@ -85,13 +92,13 @@ class LocalServer:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, timeout: float = 15.0) -> LocalServer:
+    def start(self, timeout: float = 15.0, *, bind_retry: float = 0.0) -> LocalServer:
         if self.running:
             return self
         self.app = create_app(
             self.db_path, keys=self.keys, faults=self.faults, meter=self.meter, **self.options
         )
-        sock = self._bind()
+        sock = self._bind(bind_retry)
         config = uvicorn.Config(
             self.app,
             log_level="warning",
@@ -119,22 +126,25 @@ class LocalServer:
         self._sock = sock
         return self
 
-    def _bind(self) -> socket.socket:
+    def _bind(self, retry: float) -> socket.socket:
         # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose proto
         # says TCP; without it every answer waits ~40 ms for the client's delayed ACK (Nagle).
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + retry
         while True:
             try:
                 sock.bind((self.host, self.port))
                 break
-            except OSError:
+            except OSError as error:
                 # The same port right after a stop can take a moment to be released.
                 if self.port == 0 or time.monotonic() > deadline:
                     sock.close()
-                    raise
+                    raise RuntimeError(
+                        f"Cannot listen on {self.host}:{self.port} ({error}). Another process holds the "
+                        "port: stop it, or create the LocalServer with port=0 for a free one."
+                    ) from error
                 time.sleep(0.05)
         sock.listen(128)
         sock.set_inheritable(True)
@@ -157,7 +167,7 @@ class LocalServer:
     def restart(self) -> LocalServer:
         """Stop, then start again on the same port with the same database file."""
         self.stop()
-        return self.start()
+        return self.start(bind_retry=5.0)
 
     def __enter__(self) -> LocalServer:
         return self.start()

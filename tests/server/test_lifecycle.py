@@ -220,3 +220,13 @@ def test_evaluation_keys_over_quota_get_a_strict_429(server: LocalServer) -> Non
         "/v1/memory/add_turn", {"tenant_id": "default", "user_id": "u", "text": "I ski"}, expect=429
     )
     assert over["detail"]["error"] == "limit_exceeded"
+
+
+def test_launcher_errors_say_what_to_do(tmp_path) -> None:
+    with pytest.raises(TypeError, match="clock=, extractor="):
+        LocalServer(tmp_path / "x.db", colck=None)
+    with LocalServer(tmp_path / "a.db") as first:
+        taken = LocalServer(tmp_path / "b.db", port=first.port)
+        with pytest.raises(RuntimeError, match="port=0"):
+            taken.start(timeout=2)
+        assert first.running
