@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from .auth import KeyRing, check_project
@@ -60,6 +60,8 @@ class MemorySyncApp:
             response = await self._dispatch(request)
         except ApiError as error:
             response = JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+        except ClientDisconnect:  # the client gave up (e.g. a recall past its budget): nobody to answer
+            return
         except Exception as error:  # a bug: keep the contract's body shape, and say so in the log
             log.exception("unhandled error on %s %s", request.method, request.url.path)
             response = JSONResponse(

@@ -37,6 +37,7 @@ class Faults:
         self._fault: _Fault | None = None
         self._lock = threading.Lock()
         self.hits = 0
+        self._generation = 0  # bumped by clear(): delays already running end early
 
     def set(
         self,
@@ -55,8 +56,14 @@ class Faults:
             self._fault = _Fault(delay, status, count, route, detail)
 
     def clear(self) -> None:
+        """Remove the fault; requests already being delayed go on at once."""
         with self._lock:
             self._fault = None
+            self._generation += 1
+
+    @property
+    def generation(self) -> int:
+        return self._generation
 
     def take(self, path: str) -> _Fault | None:
         with self._lock:
@@ -82,12 +89,15 @@ class FaultMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        generation = self.faults.generation
         fault = self.faults.take(scope.get("path", ""))
         if fault is None:
             await self.app(scope, receive, send)
             return
         if fault.delay:
-            await asyncio.sleep(fault.delay)
+            receive = await self._delay(fault.delay, receive, generation)
+            if receive is None:  # the client left (or the fault was cleared for a stop): nothing to answer
+                return
         if fault.status is None:
             await self.app(scope, receive, send)
             return
@@ -98,3 +108,24 @@ class FaultMiddleware:
             headers.append((b"retry-after", b"1"))
         await send({"type": "http.response.start", "status": fault.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+    async def _delay(self, delay: float, receive: Any, generation: int) -> Any:
+        """Sleep ``delay`` seconds, but end early when the client disconnects or ``clear()`` is
+        called, so a stopping server never waits out an injected delay. Request body messages
+        read while waiting are replayed to the app."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + delay
+        buffered: list[dict[str, Any]] = []
+        while (remaining := deadline - loop.time()) > 0 and self.faults.generation == generation:
+            try:  # once the body is in, receive() answers only a disconnect
+                message = await asyncio.wait_for(receive(), min(remaining, 0.05))
+            except asyncio.TimeoutError:
+                continue
+            if message["type"] == "http.disconnect":
+                return None
+            buffered.append(message)
+
+        async def replay() -> dict[str, Any]:
+            return buffered.pop(0) if buffered else await receive()
+
+        return replay

@@ -155,6 +155,7 @@ class LocalServer:
         server, thread = self._server, self._thread
         if server is None or thread is None:
             return
+        self.faults.clear()  # injected delays end now instead of holding the shutdown
         server.should_exit = True
         thread.join(timeout=10)
         if thread.is_alive():
