@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from typing import Any
 
 from memorysync_client import AuthenticatedClient
@@ -29,6 +31,10 @@ class TenantResolver:
             raise ValueError("tenant_id must be a non-empty string, or None to discover it from the key.")
         self._tenant = tenant_id
         self._lock = threading.Lock()
+        # An asyncio.Lock belongs to one event loop, so concurrent first callers wait per loop.
+        self._alocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @property
     def cached(self) -> str | None:
@@ -42,10 +48,13 @@ class TenantResolver:
         return self._tenant
 
     async def aresolve(self, client: AuthenticatedClient) -> str:
-        # No asyncio lock: it would bind to one event loop, and two concurrent first calls
-        # only cost one extra idempotent GET.
         if self._tenant is None:
-            self._tenant = _tenant_from(await ainvoke(list_projects.asyncio_detailed, client=client))
+            loop = asyncio.get_running_loop()
+            with self._lock:
+                alock = self._alocks.setdefault(loop, asyncio.Lock())
+            async with alock:
+                if self._tenant is None:
+                    self._tenant = _tenant_from(await ainvoke(list_projects.asyncio_detailed, client=client))
         return self._tenant
 
 

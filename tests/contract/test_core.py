@@ -213,3 +213,14 @@ def test_loop_thread_runs_coroutines_off_the_callers_loop_and_enforces_timeouts(
     finally:
         lt.stop()
     assert not lt.alive
+
+
+def test_concurrent_first_async_callers_share_one_discovery():
+    with StubHTTP(lambda rec: Reply(200, [PROJECT], delay=0.1)) as stub:
+        conn = Connection(api_key="k", base_url=stub.base_url)
+
+        async def many():
+            return await asyncio.gather(*(conn.atenant_id() for _ in range(5)))
+
+        assert asyncio.run(many()) == ["t_acme"] * 5
+    assert len(stub.requests) == 1
