@@ -26,10 +26,18 @@ async def adb(server):
     await memory_db.close()
 
 
-def async_agent(tmp_path, memory_db, model, **kwargs):
+@pytest.fixture
+async def agent_db(tmp_path):
+    # Closed inside the test's own loop: aiosqlite threads must not outlive it.
+    sessions = AsyncSqliteDb(db_file=str(tmp_path / "agent.db"))
+    yield sessions
+    await sessions.close()
+
+
+def async_agent(agent_db, memory_db, model, **kwargs):
     return Agent(
         model=model,
-        db=AsyncSqliteDb(db_file=str(tmp_path / "agent.db")),  # the agent's db must be async too
+        db=agent_db,  # the agent's db must be async too
         memory_manager=MemoryManager(model=model, db=memory_db),
         user_id="u",
         telemetry=False,
@@ -37,9 +45,9 @@ def async_agent(tmp_path, memory_db, model, **kwargs):
     )
 
 
-async def test_arun_stores_recalls_and_deletes_with_the_async_twin(tmp_path, adb, raw):
+async def test_arun_stores_recalls_and_deletes_with_the_async_twin(agent_db, adb, raw):
     model = ScriptedModel()
-    agent = async_agent(tmp_path, adb, model, update_memory_on_run=True)
+    agent = async_agent(agent_db, adb, model, update_memory_on_run=True)
     first = await agent.arun("I love coffee")
     assert first.status.value == "COMPLETED"
     (coffee,) = await adb.get_user_memories(user_id="u")
@@ -52,8 +60,8 @@ async def test_arun_stores_recalls_and_deletes_with_the_async_twin(tmp_path, adb
     assert raw.facts("u") == []
 
 
-async def test_agentic_memory_under_arun(tmp_path, adb):
-    agent = async_agent(tmp_path, adb, ScriptedModel(), enable_agentic_memory=True)
+async def test_agentic_memory_under_arun(agent_db, adb):
+    agent = async_agent(agent_db, adb, ScriptedModel(), enable_agentic_memory=True)
     await agent.arun("remember: I like jazz")
     assert [m.memory for m in await adb.get_user_memories(user_id="u")] == ["User likes jazz"]
 

@@ -79,6 +79,7 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
         elapsed = time.monotonic() - started
         done.set()
         await ticking
+        await agent.db.close()  # inside this loop: aiosqlite threads must not outlive it
         return result, elapsed, max(gaps)
 
     budgets = {
