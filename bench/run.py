@@ -7,6 +7,7 @@ markdown report, and writes it with a PNG chart of server latency against memori
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import platform
 import sys
@@ -49,6 +50,7 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
 
 
 def main() -> int:
+    logging.getLogger("autogen").setLevel(logging.WARNING)  # its INFO lines would split the tables
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     header = (
