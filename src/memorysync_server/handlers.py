@@ -278,13 +278,8 @@ def delete_history(s: Services, call: Call) -> tuple[int, Any]:
             ids=[n for n in (int(i[2:]) for i in body["ids"]) if n <= INT64_MAX] if "ids" in body else None,
             source=body.get("source"),
         )
-        fact_ids: list[int] = []
-        if body.get("delete_derived_facts", False):
-            fact_ids = s.store.delete_facts(
-                tenant, user, s.store.derived_fact_ids(tenant, user, "history", ids)
-            )
-        s.store.delete_turns(ids)
-    return 200, {"deleted_ids": [f"h_{i}" for i in ids], "deleted_fact_ids": [f"m_{i}" for i in fact_ids]}
+        deleted = _delete_rows(s, tenant, user, "history", ids, body, s.store.delete_turns)
+    return 200, deleted
 
 
 # ---- state ----------------------------------------------------------------------------------
@@ -411,13 +406,8 @@ def delete_state(s: Services, call: Call) -> tuple[int, Any]:
     b = call.body
     with s.store.transaction():
         ids = s.store.state_ids(tenant, user, b.get("source", "api"), b["namespace"], b.get("keys"))
-        fact_ids: list[int] = []
-        if b.get("delete_derived_facts", False):
-            fact_ids = s.store.delete_facts(
-                tenant, user, s.store.derived_fact_ids(tenant, user, "state", ids)
-            )
-        s.store.delete_state_rows(ids)
-    return 200, {"deleted_ids": [f"h_{i}" for i in ids], "deleted_fact_ids": [f"m_{i}" for i in fact_ids]}
+        deleted = _delete_rows(s, tenant, user, "state", ids, b, s.store.delete_state_rows)
+    return 200, deleted
 
 
 HANDLERS: dict[str, Handler] = {
@@ -442,3 +432,21 @@ HANDLERS: dict[str, Handler] = {
 }
 
 __all__ = ["HANDLERS", "Call", "Services", "invalid"]
+
+
+def _delete_rows(
+    s: Services,
+    tenant: str,
+    user: str,
+    origin: str,
+    ids: list[int],
+    body: dict[str, Any],
+    delete: Callable[[list[int]], Any],
+) -> dict[str, list[str]]:
+    """Delete history turns or state rows (inside the caller's transaction), and with
+    ``delete_derived_facts`` the facts extracted from them; the response body both routes share."""
+    fact_ids: list[int] = []
+    if body.get("delete_derived_facts", False):
+        fact_ids = s.store.delete_facts(tenant, user, s.store.derived_fact_ids(tenant, user, origin, ids))
+    delete(ids)
+    return {"deleted_ids": [f"h_{i}" for i in ids], "deleted_fact_ids": [f"m_{i}" for i in fact_ids]}
