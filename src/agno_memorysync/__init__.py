@@ -15,6 +15,13 @@ With ``Agent.arun`` use ``AsyncMemorySyncDb`` *and* an async agent db (``AsyncSq
 chooses its sync or async memory path from the agent's db.
 """
 
+try:
+    import agno.db.base  # noqa: F401
+except ImportError as exc:  # say which extra brings it instead of a bare ModuleNotFoundError
+    raise ImportError(
+        "agno_memorysync needs agno 3.1: install the agno extra, pip install 'memorysync-kit[agno]'"
+    ) from exc
+
 from memorysync_core import MemorySyncError
 
 from .async_db import AsyncMemorySyncDb

@@ -4,6 +4,16 @@
 ``Quota`` simulates plan limits; ``Extractor``/``Embedder`` are the pluggable parts.
 """
 
+try:
+    import numpy  # noqa: F401
+    import starlette  # noqa: F401
+    import uvicorn  # noqa: F401
+    import yaml  # noqa: F401
+except ImportError as exc:  # say which extra brings them instead of a bare ModuleNotFoundError
+    raise ImportError(
+        f"memorysync_server needs {exc.name!r}: install the server extra, pip install 'memorysync-kit[server]'"
+    ) from exc
+
 from .app import create_app
 from .auth import KeyRing
 from .extract import Extractor, RuleExtractor
