@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,9 @@ SPEC_PATH = Path(__file__).with_name("openapi.yaml")
 _SPEC_URI = "urn:memorysync:openapi"
 
 # RFC 3339 date-time, the `format: date-time` of the spec (FastAPI/pydantic reject others too).
-_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
+_DATE_TIME = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$", re.ASCII
+)
 _FORMATS = FormatChecker(formats=())
 
 # JSON Schema patterns are ECMA-262 regexes, whose \s is narrower than Python's (which also
@@ -53,17 +56,21 @@ _Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
 
 @_FORMATS.checks("date-time")
 def _is_date_time(value: object) -> bool:
+    # Checked field by field rather than with datetime.fromisoformat, whose accepted syntax
+    # differs between Python versions (3.10 rejects fractions that are not 3 or 6 digits).
     if not isinstance(value, str):
         return True
-    if not _DATE_TIME.match(value):
+    match = _DATE_TIME.match(value)
+    if not match:
         return False
-    from datetime import datetime
-
+    year, month, day, hour, minute, second, off_h, off_m = (
+        int(g or 0) for g in match.group(1, 2, 3, 4, 5, 6, 7, 8)
+    )
     try:
-        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        datetime(year, month, day, hour, minute, second)
     except ValueError:
         return False
-    return True
+    return off_h <= 23 and off_m <= 59
 
 
 @dataclass(frozen=True)
