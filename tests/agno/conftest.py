@@ -7,8 +7,24 @@ from typing import Any
 
 import httpx
 import pytest
+from agno.agent import Agent
+from agno.memory import MemoryManager
 
 from agno_memorysync import MemorySyncDb
+
+
+def memory_agent(model: Any, sessions_db: Any, memory_db: Any, *, user_id: str = "u", **kwargs: Any) -> Agent:
+    """The wiring under test: agno sessions in ``sessions_db``, memories in ``memory_db``; the
+    scripted ``model`` answers for both the agent and its MemoryManager."""
+    kwargs.setdefault("update_memory_on_run", True)
+    return Agent(
+        model=model,
+        db=sessions_db,
+        memory_manager=MemoryManager(model=model, db=memory_db),
+        user_id=user_id,
+        telemetry=False,
+        **kwargs,
+    )
 
 
 class Raw:

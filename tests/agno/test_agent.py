@@ -14,6 +14,7 @@ from agno.memory import MemoryManager
 
 from agno_memorysync import MemorySyncDb, MemorySyncMemoryOnlyError
 
+from .conftest import memory_agent
 from .scripted import ScriptedModel
 
 # A 1x1 PNG.
@@ -31,14 +32,7 @@ def model():
 @pytest.fixture
 def agent(tmp_path, db, model):
     # The wiring from the issue: sessions local, memories in MemorySync.
-    return Agent(
-        model=model,
-        db=SqliteDb(db_file=str(tmp_path / "agent.db")),
-        memory_manager=MemoryManager(model=model, db=db),
-        update_memory_on_run=True,
-        user_id="customer-42",
-        telemetry=False,
-    )
+    return memory_agent(model, SqliteDb(db_file=str(tmp_path / "agent.db")), db, user_id="customer-42")
 
 
 def memories(db, user="customer-42"):
@@ -75,13 +69,13 @@ def test_update_memory_on_run_adds_updates_and_deletes_through_agnos_tools(agent
 
 
 def test_agentic_memory_tool(tmp_path, db, model):
-    agent = Agent(
-        model=model,
-        db=SqliteDb(db_file=str(tmp_path / "agent.db")),
-        memory_manager=MemoryManager(model=model, db=db),
-        enable_agentic_memory=True,
+    agent = memory_agent(
+        model,
+        SqliteDb(db_file=str(tmp_path / "agent.db")),
+        db,
         user_id="u-agentic",
-        telemetry=False,
+        update_memory_on_run=False,
+        enable_agentic_memory=True,
     )
     result = agent.run("remember: I like jazz")
     assert result.status.value == "COMPLETED"

@@ -7,13 +7,13 @@ import logging
 import time
 
 import pytest
-from agno.agent import Agent
 from agno.db.schemas.memory import UserMemory
 from agno.db.sqlite import AsyncSqliteDb, SqliteDb
 from agno.memory import MemoryManager
 
 from agno_memorysync import AsyncMemorySyncDb, MemorySyncClearAllError, MemorySyncError, MiswiredAsyncDbError
 
+from .conftest import memory_agent
 from .scripted import ScriptedModel
 
 MARGIN = 1.0
@@ -35,19 +35,12 @@ async def agent_db(tmp_path):
 
 
 def async_agent(agent_db, memory_db, model, **kwargs):
-    return Agent(
-        model=model,
-        db=agent_db,  # the agent's db must be async too
-        memory_manager=MemoryManager(model=model, db=memory_db),
-        user_id="u",
-        telemetry=False,
-        **kwargs,
-    )
+    return memory_agent(model, agent_db, memory_db, **kwargs)  # the agent's db must be async too
 
 
 async def test_arun_stores_recalls_and_deletes_with_the_async_twin(agent_db, adb, raw):
     model = ScriptedModel()
-    agent = async_agent(agent_db, adb, model, update_memory_on_run=True)
+    agent = async_agent(agent_db, adb, model)
     first = await agent.arun("I love coffee")
     assert first.status.value == "COMPLETED"
     (coffee,) = await adb.get_user_memories(user_id="u")
@@ -61,7 +54,9 @@ async def test_arun_stores_recalls_and_deletes_with_the_async_twin(agent_db, adb
 
 
 async def test_agentic_memory_under_arun(agent_db, adb):
-    agent = async_agent(agent_db, adb, ScriptedModel(), enable_agentic_memory=True)
+    agent = async_agent(
+        agent_db, adb, ScriptedModel(), update_memory_on_run=False, enable_agentic_memory=True
+    )
     await agent.arun("remember: I like jazz")
     assert [m.memory for m in await adb.get_user_memories(user_id="u")] == ["User likes jazz"]
 
@@ -117,13 +112,12 @@ async def test_async_memory_db_with_a_sync_agent_db_names_the_fix(tmp_path, adb)
     # agno decides sync vs async memory calls on agent.db: this wiring used to fail with
     # "'coroutine' object is not iterable" (frameworks survey 2.4).
     model = ScriptedModel()
-    agent = Agent(
-        model=model,
-        db=SqliteDb(db_file=str(tmp_path / "agent.db")),
-        memory_manager=MemoryManager(model=model, db=adb),
+    agent = memory_agent(
+        model,
+        SqliteDb(db_file=str(tmp_path / "agent.db")),
+        adb,
+        update_memory_on_run=False,
         add_memories_to_context=True,
-        user_id="u",
-        telemetry=False,
     )
     result = await agent.arun("hello")
     assert result.status.value == "ERROR"

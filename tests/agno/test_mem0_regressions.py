@@ -11,27 +11,20 @@ import asyncio
 import time
 
 import pytest
-from agno.agent import Agent
 from agno.db.schemas.memory import UserMemory
 from agno.db.sqlite import AsyncSqliteDb, SqliteDb
 from agno.memory import MemoryManager
 
 from agno_memorysync import AsyncMemorySyncDb, MemorySyncClearAllError, MemorySyncDb
 
+from .conftest import memory_agent
 from .scripted import ScriptedModel
 
 SECRET_KEY = "ms_test_secret_do_not_leak"
 
 
 def _sync_agent(tmp_path, memory_db, model):
-    return Agent(
-        model=model,
-        db=SqliteDb(db_file=str(tmp_path / "agent.db")),
-        memory_manager=MemoryManager(model=model, db=memory_db),
-        update_memory_on_run=True,
-        user_id="u",
-        telemetry=False,
-    )
+    return memory_agent(model, SqliteDb(db_file=str(tmp_path / "agent.db")), memory_db)
 
 
 @pytest.mark.parametrize("fail_open_writes", [True, False])
@@ -54,13 +47,8 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
 
     async def run_and_measure(memory_db):
         model = ScriptedModel()
-        agent = Agent(
-            model=model,
-            db=AsyncSqliteDb(db_file=str(tmp_path / f"{type(memory_db).__name__}.db")),
-            memory_manager=MemoryManager(model=model, db=memory_db),
-            update_memory_on_run=True,
-            user_id="u",
-            telemetry=False,
+        agent = memory_agent(
+            model, AsyncSqliteDb(db_file=str(tmp_path / f"{type(memory_db).__name__}.db")), memory_db
         )
         gaps: list[float] = []
         done = asyncio.Event()
