@@ -11,7 +11,6 @@ import json
 import logging
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, unquote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
@@ -24,6 +23,14 @@ from .faults import FaultMiddleware, Faults
 from .handlers import HANDLERS, Call, Services
 from .pipeline import Pipeline
 from .quota import QuotaMeter
+from .request_checks import (
+    DEFAULT_MAX_BODY_BYTES,
+    path_segment,
+    query_params,
+    refuse_conflicting_identity,
+    require_json,
+    too_large,
+)
 from .search import Embedder, FactSearch, HashingEmbedder
 from .spec import Operation, Spec, is_blank, load_spec
 from .store import Clock, Store, utc_now
@@ -36,7 +43,12 @@ _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 class MemorySyncApp:
     """The bare app (no fault injection); :func:`create_app` wraps it."""
 
-    def __init__(self, spec: Spec, keys: KeyRing, services: Services) -> None:
+    def __init__(
+        self, spec: Spec, keys: KeyRing, services: Services, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    ) -> None:
+        if max_body_bytes < 1:
+            raise ValueError(f"max_body_bytes must be a positive number of bytes, got {max_body_bytes}.")
+        self.max_body_bytes = max_body_bytes
         self.spec = spec
         self.keys = keys
         self.services = services
@@ -91,10 +103,11 @@ class MemorySyncApp:
         )
 
     async def _run(self, op: Operation, raw_params: dict[str, str], request: Request) -> Response:
+        refuse_conflicting_identity(request.headers.raw)
         key = self.keys.authenticate(request.headers.get("x-api-key"))
         headers = {k.decode("latin-1").lower(): _header_text(v) for k, v in request.headers.raw}
-        path = {name: unquote(value) for name, value in raw_params.items()}
-        query = dict(parse_qsl(request.url.query, keep_blank_values=True))
+        path = {name: path_segment(name, value) for name, value in raw_params.items()}
+        query = query_params(request.scope.get("query_string", b""))
         errors: list[dict[str, Any]] = []
         values: dict[str, dict[str, Any]] = {"header": {}, "path": {}, "query": {}}
         for param in op.params:
@@ -131,7 +144,8 @@ class MemorySyncApp:
     async def _body(self, op: Operation, request: Request, errors: list[dict[str, Any]]) -> Any:
         if op.body is None:
             return None
-        raw = await request.body()
+        require_json(request.headers.get("content-type"))
+        raw = await self._read_capped(request)
         if not raw.strip():
             errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
             return None
@@ -175,6 +189,20 @@ class MemorySyncApp:
             )
         )
         return body
+
+    async def _read_capped(self, request: Request) -> bytes:
+        """The body, refused with 413 as soon as it is known to exceed the cap (from its declared
+        length before reading anything, else while streaming), so a huge body is never buffered."""
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body_bytes:
+            raise too_large(self.max_body_bytes, int(declared))
+        chunks, total = [], 0
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total > self.max_body_bytes:
+                raise too_large(self.max_body_bytes, None)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
 
 _FREE_FORM = frozenset({"metadata", "value", "payload"})
@@ -247,6 +275,7 @@ def create_app(
     embedder: Embedder | None = None,
     meter: QuotaMeter | None = None,
     spec_path: str | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Any:
     """The ASGI app over ``db_path``; ``app.services.store.close()`` (or ``close_app``) releases it."""
     store = Store(db_path, clock=clock)
@@ -257,7 +286,7 @@ def create_app(
         search=FactSearch(store, embedder),
         meter=meter or QuotaMeter(),
     )
-    app: Any = MemorySyncApp(load_spec(spec_path), keys, services)
+    app: Any = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from .auth import KeyRing, new_key
 from .launcher import DEFAULT_TENANT
+from .request_checks import DEFAULT_MAX_BODY_BYTES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,6 +34,14 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KEY",
         help="accept KEY as an evaluation key (tenant 'default'). Env: MEMORYSYNC_SERVER_EVAL_KEYS.",
+    )
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=int(env("MEMORYSYNC_SERVER_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES))),
+        metavar="N",
+        help="refuse request bodies larger than N bytes with 413 (default 16 MiB: the largest body "
+        "openapi.yaml's limits allow). Env: MEMORYSYNC_SERVER_MAX_BODY_BYTES.",
     )
     serve.add_argument("--log-level", default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"))
     return parser
@@ -75,7 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .app import create_app
 
-    app = create_app(args.db, keys=keys)
+    try:
+        app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes)
+    except ValueError as error:
+        print(f"memorysync-server: {error}", file=sys.stderr)
+        return 2
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
     finally:

@@ -57,6 +57,9 @@ _KINDS = {
     "format": "value_error",
     "oneOf": "union_tag_invalid",
     "anyOf": "union_tag_invalid",
+    "maxProperties": "too_long",
+    "propertyNames": "string_too_long",
+    "x-max-json-bytes": "too_long",
 }
 _TYPE_KINDS = {
     "string": "string_type",

@@ -57,7 +57,7 @@ class LocalServer:
         if unknown or {"keys", "faults", "meter"} & set(options):
             raise TypeError(
                 f"LocalServer got unexpected option(s) {sorted(unknown or set(options) & {'keys', 'faults', 'meter'})}; "
-                "it accepts clock=, extractor=, embedder=, spec_path= (keys go in keys=/add_key)."
+                "it accepts clock=, extractor=, embedder=, spec_path=, max_body_bytes= (keys go in keys=/add_key)."
             )
         self.options = options
         self.keys = KeyRing()

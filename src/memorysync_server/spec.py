@@ -6,6 +6,7 @@ rules are jsonschema validators over the spec's own ``components``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -51,7 +52,27 @@ def _pattern(
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+def json_size(value: Any) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON: what a size cap in openapi.yaml measures."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+def _max_json_bytes(
+    validator: Any, limit: int, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    # openapi.yaml's `x-max-json-bytes`: free-form values (metadata, state values, payloads) have
+    # no schema that bounds their size, yet metadata is copied onto every extracted fact.
+    size = json_size(instance)
+    if size > limit:
+        yield ValidationError(
+            f"Value is {size} bytes as JSON; the limit is {limit} bytes. Store less here, or keep large "
+            "data elsewhere and put a reference in this field."
+        )
+
+
+_Validator = validators.extend(
+    Draft202012Validator, {"pattern": _pattern, "x-max-json-bytes": _max_json_bytes}
+)
 
 
 @_FORMATS.checks("date-time")

@@ -9,6 +9,9 @@ import httpx
 
 from memorysync_server import LocalServer
 
+# For tests that send raw bytes: the server takes bodies declared as JSON only.
+JSON = {"Content-Type": "application/json"}
+
 
 class Api:
     def __init__(self, server: LocalServer, key: str | None = None, tenant: str | None = None) -> None:

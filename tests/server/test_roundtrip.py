@@ -52,11 +52,12 @@ from memorysync_client.models import (
     StateItemValue,
     StateList,
     StoredMemory,
+    StoredMetadata,
 )
 
 from memorysync_server import LocalServer
 
-FREE_FORM = (Metadata, StateItemValue)
+FREE_FORM = (Metadata, StoredMetadata, StateItemValue)
 Call = Callable[..., Awaitable[Any]]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from memorysync_server import LocalServer
 
-from .api import Api
+from .api import JSON, Api
 
 
 @pytest.fixture
@@ -432,7 +432,8 @@ def test_error_bodies_follow_the_contract(api: Api) -> None:
 def test_bad_input_never_corrupts_stored_rows(api: Api) -> None:
     api.turn("u", "I'm vegan")
     before = api.facts("u")
-    api.http.post("/v1/memory/add_turn", content=b"\xff\xfe garbage")
+    garbage = api.http.post("/v1/memory/add_turn", content=b"\xff\xfe garbage", headers=JSON)
+    assert garbage.status_code == 422
     api.post(
         "/v1/state/put",
         {"tenant_id": api.tenant, "user_id": "u", "namespace": ["a"], "key": "k", "value": "x"},
@@ -440,7 +441,7 @@ def test_bad_input_never_corrupts_stored_rows(api: Api) -> None:
     )
     turn = '{"role": "user", "content": "I am \\ud800"}'
     lone_surrogate = f'{{"tenant_id": "{api.tenant}", "user_id": "u", "session_id": "s", "turns": [{turn}]}}'
-    answer = api.http.post("/v1/history/append", content=lone_surrogate.encode())
+    answer = api.http.post("/v1/history/append", content=lone_surrogate.encode(), headers=JSON)
     assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "string_unicode"
     assert api.facts("u") == before
 
@@ -460,6 +461,6 @@ def test_deeply_nested_json_is_a_422_not_a_500(api: Api) -> None:
     for depth in (101, 50_000):
         nested = "[" * depth + "]" * depth
         body = f'{{"tenant_id": "{api.tenant}", "user_id": "u", "text": "I am vegan", "metadata": {{"a": {nested}}}}}'
-        answer = api.http.post("/v1/memory/add_turn", content=body.encode())
+        answer = api.http.post("/v1/memory/add_turn", content=body.encode(), headers=JSON)
         assert answer.status_code == 422 and "nested deeper" in answer.json()["detail"][0]["msg"]
     assert api.facts("u")["total"] == 0

@@ -46,6 +46,7 @@ from .state_item import StateItem
 from .state_item_value import StateItemValue
 from .state_list import StateList
 from .stored_memory import StoredMemory
+from .stored_metadata import StoredMetadata
 from .too_many_requests_body import TooManyRequestsBody
 from .turn import Turn
 from .validation_error_body import ValidationErrorBody
@@ -98,6 +99,7 @@ __all__ = (
     "StateItemValue",
     "StateList",
     "StoredMemory",
+    "StoredMetadata",
     "TooManyRequestsBody",
     "Turn",
     "ValidationErrorBody",

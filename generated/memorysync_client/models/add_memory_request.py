@@ -21,8 +21,10 @@ class AddMemoryRequest:
     Attributes:
         text (str): Non-empty after trimming; at most 16,000 characters.
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`.
-        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto the facts extracted from this
-            write.
+        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto every fact extracted from this
+            write, so
+            its size is bounded: at most 64 keys of at most 128 characters, string values of at most
+            4,000 characters, and at most 16 KiB as compact UTF-8 JSON (`x-max-json-bytes`).
         session_id (str | Unset):
         client_ref (str | Unset): Idempotency reference; a resend answers `already_ingested`.
     """

@@ -34,8 +34,10 @@ class AddTurnRequest:
             role.
         occurred_at (datetime.datetime | Unset): When the turn was said.
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`. Default: 'chat'.
-        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto the facts extracted from this
-            write.
+        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto every fact extracted from this
+            write, so
+            its size is bounded: at most 64 keys of at most 128 characters, string values of at most
+            4,000 characters, and at most 16 KiB as compact UTF-8 JSON (`x-max-json-bytes`).
         sync_embed (bool | Unset): Accepted for compatibility; has no effect.
     """
 

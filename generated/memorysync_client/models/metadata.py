@@ -11,7 +11,11 @@ T = TypeVar("T", bound="Metadata")
 
 @_attrs_define
 class Metadata:
-    """Free-form metadata. Scalar values are copied onto the facts extracted from this write."""
+    """Free-form metadata. Scalar values are copied onto every fact extracted from this write, so
+    its size is bounded: at most 64 keys of at most 128 characters, string values of at most
+    4,000 characters, and at most 16 KiB as compact UTF-8 JSON (`x-max-json-bytes`).
+
+    """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -23,15 +23,17 @@ class PutStateRequest:
         user_id (str): The end user the rows belong to.
         namespace (list[str]): A namespace path of 1 to 20 non-empty segments.
         key (str): A record's key inside its namespace.
-        value (PutStateRequestValue): The record's value (a JSON object).
+        value (PutStateRequestValue): The record's value (a JSON object); at most 256 KiB as compact UTF-8 JSON.
         text (str | Unset): What is embedded and extracted; default the value's JSON.
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`. Default: 'api'.
         index (bool | Unset): Embed `text` for search. Default: True.
         extract (bool | Unset): Also extract facts from `text`. Default: False.
         replace_derived_facts (bool | Unset): Delete the facts extracted from the value this put replaces. Default:
             False.
-        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto the facts extracted from this
-            write.
+        metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto every fact extracted from this
+            write, so
+            its size is bounded: at most 64 keys of at most 128 characters, string values of at most
+            4,000 characters, and at most 16 KiB as compact UTF-8 JSON (`x-max-json-bytes`).
     """
 
     tenant_id: str

@@ -11,7 +11,7 @@ T = TypeVar("T", bound="PutStateRequestValue")
 
 @_attrs_define
 class PutStateRequestValue:
-    """The record's value (a JSON object)."""
+    """The record's value (a JSON object); at most 256 KiB as compact UTF-8 JSON."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
 if TYPE_CHECKING:
-    from ..models.metadata import Metadata
+    from ..models.stored_metadata import StoredMetadata
 
 
 T = TypeVar("T", bound="RecalledMemory")
@@ -23,14 +23,14 @@ class RecalledMemory:
         memory_id (str): A memory (fact) id, `m_<n>`.
         text (str):
         score (float):
-        metadata (Metadata): Free-form metadata. Scalar values are copied onto the facts extracted from this write.
+        metadata (StoredMetadata): Free-form metadata, as stored.
         created_at (datetime.datetime):
     """
 
     memory_id: str
     text: str
     score: float
-    metadata: Metadata
+    metadata: StoredMetadata
     created_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -61,7 +61,7 @@ class RecalledMemory:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.metadata import Metadata
+        from ..models.stored_metadata import StoredMetadata
 
         d = dict(src_dict)
         memory_id = d.pop("memory_id")
@@ -70,7 +70,7 @@ class RecalledMemory:
 
         score = d.pop("score")
 
-        metadata = Metadata.from_dict(d.pop("metadata"))
+        metadata = StoredMetadata.from_dict(d.pop("metadata"))
 
         created_at = isoparse(d.pop("created_at"))
 

@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
 if TYPE_CHECKING:
-    from ..models.metadata import Metadata
+    from ..models.stored_metadata import StoredMetadata
 
 
 T = TypeVar("T", bound="StoredMemory")
@@ -23,14 +23,14 @@ class StoredMemory:
         id (int): The numeric part of the fact id (`m_<id>`).
         text (str):
         source (str):
-        metadata (Metadata): Free-form metadata. Scalar values are copied onto the facts extracted from this write.
+        metadata (StoredMetadata): Free-form metadata, as stored.
         created_at (datetime.datetime):
     """
 
     id: int
     text: str
     source: str
-    metadata: Metadata
+    metadata: StoredMetadata
     created_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -61,7 +61,7 @@ class StoredMemory:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.metadata import Metadata
+        from ..models.stored_metadata import StoredMetadata
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -70,7 +70,7 @@ class StoredMemory:
 
         source = d.pop("source")
 
-        metadata = Metadata.from_dict(d.pop("metadata"))
+        metadata = StoredMetadata.from_dict(d.pop("metadata"))
 
         created_at = isoparse(d.pop("created_at"))
 

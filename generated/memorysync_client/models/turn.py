@@ -21,7 +21,7 @@ class Turn:
         content (str): Non-empty after trimming; at most 16,000 characters.
         seq (int | Unset): Position in the session; orders the transcript.
         occurred_at (datetime.datetime | Unset):
-        payload (Any | Unset): Any JSON value kept with the turn.
+        payload (Any | Unset): Any JSON value kept with the turn; at most 16 KiB as compact UTF-8 JSON.
         idempotency_key (str | Unset): A retry with the same key is not stored twice. Also the speaker seed for
             extraction.
     """

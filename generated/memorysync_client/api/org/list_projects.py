@@ -41,6 +41,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = ErrorBody.from_dict(response.json())
 

@@ -43,6 +43,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = ErrorBody.from_dict(response.json())
 
@@ -57,6 +62,16 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = ValidationErrorBody.from_dict(response.json())

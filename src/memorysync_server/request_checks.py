@@ -1,0 +1,85 @@
+"""Checks that make a request unambiguous before any field is read: one identity per header,
+strictly decoded path segments and query strings, a JSON content type, and a body-size cap."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, unquote_to_bytes
+
+from .errors import ApiError
+
+# Identity headers: a request carrying one of these twice with different values could be read as
+# either identity (proxies keep the first, frameworks the last), so it is refused, never guessed.
+_IDENTITY_HEADERS = {
+    "x-api-key": "X-API-Key",
+    "x-project-id": "X-Project-ID",
+    "x-end-user-id": "X-End-User-ID",
+}
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+# Room for the largest body openapi.yaml's own limits allow: a 100-turn history append of
+# 16,000-character turns with every character JSON-escaped (\uXXXX, 6 bytes: 9.6 MB), plus each
+# turn's payload and the metadata at their caps, and some slack.
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+
+def too_large(limit: int, size: int | None) -> ApiError:
+    told = f" ({size} bytes)" if size is not None else ""
+    return ApiError(
+        413,
+        f"Request body too large{told}: this server accepts at most {limit} bytes. Split the write "
+        "(fewer turns per history append, smaller values), or raise the server's --max-body-bytes.",
+    )
+
+
+def refuse_conflicting_identity(raw_headers: list[tuple[bytes, bytes]]) -> None:
+    seen: dict[str, bytes] = {}
+    for raw_name, value in raw_headers:
+        name = raw_name.decode("latin-1").lower()
+        if name not in _IDENTITY_HEADERS:
+            continue
+        if name in seen and seen[name].strip() != value.strip():
+            raise ApiError(
+                400,
+                f"The request carries {_IDENTITY_HEADERS[name]} more than once with different values, so "
+                "it could act for either. Send the header exactly once.",
+            )
+        seen[name] = value
+
+
+def path_segment(name: str, raw: str) -> str:
+    """A percent-decoded path segment; malformed escapes or non-UTF-8 bytes are a 400, never a
+    replacement character that would alias another user's id."""
+    if _BAD_PERCENT.search(raw):
+        raise ApiError(
+            400,
+            f"Path segment {name!r} has malformed percent-encoding ({raw!r}): every '%' must start an "
+            "escape of two hex digits. Percent-encode the id's UTF-8 bytes (a literal '%' is %25).",
+        )
+    try:
+        return unquote_to_bytes(raw.encode("latin-1")).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(
+            400,
+            f"Path segment {name!r} ({raw!r}) is not UTF-8 once percent-decoded. Percent-encode the "
+            "id's UTF-8 bytes.",
+        ) from None
+
+
+def query_params(raw: bytes) -> dict[str, str]:
+    try:
+        return dict(parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict"))
+    except UnicodeDecodeError:
+        raise ApiError(
+            400, "The query string is not percent-encoded UTF-8. Percent-encode parameter values."
+        ) from None
+
+
+def require_json(content_type: str | None) -> None:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media == "application/json" or (media.startswith("application/") and media.endswith("+json")):
+        return
+    raise ApiError(
+        415,
+        f"Unsupported Media Type {media or '(no Content-Type header)'}: this route takes a JSON body. "
+        "Send it with 'Content-Type: application/json'.",
+    )
