@@ -15,15 +15,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import schemathesis
 import yaml
-from hypothesis import HealthCheck
+from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from schemathesis.checks import positive_data_acceptance
 
 from memorysync_server import KeyRing, create_app
-from memorysync_server.spec import SPEC_PATH
+from memorysync_server.spec import SPEC_PATH, json_size
 
 TENANT = "t_fuzz"
 KEY = "ms_test_fuzz0000000000000000"
@@ -205,3 +208,113 @@ def test_missing_key_is_401_on_every_operation() -> None:
         response = case.call()
         assert response.status_code == 401, (operation.label, response.text)
         assert "X-API-Key" in response.json()["detail"]
+
+
+# ---- hostile input: sizes around the caps and duplicated identity headers ----------------------
+# openapi.yaml's caps (x-max-json-bytes) are invisible to schemathesis' generators, so these tests
+# take its cases and grow the free-form fields to just under or well over their caps.
+CAPS = {"metadata": 16_384, "value": 262_144, "payload": 16_384}
+HOSTILE_DEFAULT_EXAMPLES = 40
+HOSTILE_DEEP_EXAMPLES = 200
+
+
+def _blob(size: int, keys: int) -> dict[str, str]:
+    per_key = max(1, size // keys - 12)
+    return {f"k{i}": "x" * per_key for i in range(keys)}
+
+
+def _grow(case: Any, data: Any) -> list[tuple[str, int]]:
+    """Replaces free-form fields of ``case.body`` with values around their caps; returns what was grown."""
+    grown: list[tuple[str, int]] = []
+    body = case.body
+    if not isinstance(body, dict):
+        return grown
+    factor = data.draw(st.sampled_from([0.5, 0.9, 1.05, 2.0, 8.0]), label="size factor")
+    for field in ("metadata", "value"):
+        if field in body or (
+            field == "metadata" and case.operation.definition.raw.get("operationId") in _WITH_METADATA
+        ):
+            keys = 32 if field == "metadata" else 200
+            body[field] = _blob(int(CAPS[field] * factor), keys)
+            grown.append((field, json_size(body[field])))
+    for turn in body.get("turns") or []:
+        if isinstance(turn, dict):
+            turn["payload"] = _blob(int(CAPS["payload"] * factor), 16)
+            grown.append(("payload", json_size(turn["payload"])))
+    return grown
+
+
+def _run_grown(case: Any, data: Any, prefix: str) -> None:
+    STATS[f"{prefix}_cases"] += 1
+    _aim(case)
+    grown = _grow(case, data)
+    try:
+        # The grown case is no longer schema-valid data (its sizes break caps the generator can't
+        # see), so "valid data must be accepted" no longer applies; every other check does.
+        response = case.call_and_validate(headers=AUTH, excluded_checks=[positive_data_acceptance])
+        if 200 <= response.status_code < 300:
+            over = [(field, size) for field, size in grown if size > CAPS[field]]
+            assert not over, f"accepted fields over their caps: {over}"
+    except Exception:
+        STATS[f"{prefix}_failures"] += 1
+        raise
+    STATS[f"{prefix}_status_{response.status_code}"] += 1
+
+
+_WITH_METADATA = {"add_turn", "add_memory", "append_history", "put_state"}
+
+
+def _grown_case(schema: Any, data: Any) -> Any:
+    operations = [r.ok() for r in schema.get_all_operations()]
+    with_body = [op for op in operations if op.definition.raw.get("operationId") in _WITH_METADATA]
+    operation = data.draw(st.sampled_from(with_body), label="operation")
+    return data.draw(operation.as_strategy(generation_mode=GenerationMode.POSITIVE), label="case")
+
+
+@given(data=st.data())
+@hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=HOSTILE_DEFAULT_EXAMPLES)
+def test_contract_oversized_fields(data: Any) -> None:
+    _run_grown(_grown_case(default_schema, data), data, "oversized")
+
+
+@pytest.mark.fuzz
+@given(data=st.data())
+@hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=HOSTILE_DEEP_EXAMPLES)
+def test_contract_oversized_fields_deep(data: Any) -> None:
+    _run_grown(_grown_case(deep_schema, data), data, "deep-oversized")
+
+
+_IDENTITY = ["X-API-Key", "X-Project-ID", "X-End-User-ID"]
+_ids = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=40)
+
+
+async def _duplicated(name: str, first: str, second: str) -> httpx.Response:
+    base = {"X-API-Key": KEY, "X-Project-ID": PROJECT, "X-End-User-ID": "u"}
+    headers = [(k, v) for k, v in base.items() if k != name] + [(name, first), (name, second)]
+    transport = httpx.ASGITransport(app=APP)
+    async with httpx.AsyncClient(transport=transport, base_url="http://fuzz") as http:
+        return await http.post("/memory/add", json={"text": "I'm vegan"}, headers=headers)
+
+
+def _check_duplicated(name: str, first: str, second: str) -> None:
+    import asyncio
+
+    response = asyncio.run(_duplicated(name, first, second))
+    if first.strip() != second.strip():
+        assert response.status_code == 400, (name, first, second, response.text)
+        assert name in response.json()["detail"]
+    else:
+        assert response.status_code != 400, (name, first, response.text)
+
+
+@given(name=st.sampled_from(_IDENTITY), first=_ids, second=_ids)
+@hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=30)
+def test_duplicated_identity_headers(name: str, first: str, second: str) -> None:
+    _check_duplicated(name, first, second)
+
+
+@pytest.mark.fuzz
+@given(name=st.sampled_from(_IDENTITY), first=_ids, second=_ids | st.just(KEY))
+@hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=500)
+def test_duplicated_identity_headers_deep(name: str, first: str, second: str) -> None:
+    _check_duplicated(name, first, second)
