@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test serve demo fuzz bench clean
+.PHONY: install gen check-gen lint test serve demo fuzz soak bench clean
 
 install: $(STAMP)
 
@@ -53,6 +53,11 @@ demo: $(STAMP)
 
 fuzz: $(STAMP)
 	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/test_contract_fuzz.py
+
+# Long soak and fault runs against the server as a separate process (loopback, bounded in time);
+# `make test` runs the same tests for a few seconds.
+soak: $(STAMP)
+	SOAK_SECONDS=$${SOAK_SECONDS:-75} $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/soak
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
