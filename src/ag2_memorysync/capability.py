@@ -6,10 +6,11 @@ Attach is duck-typed on ``register_hook`` / ``hook_lists`` (this package never i
 * ``process_message_before_send``: the agent is the speaker; capture what it says.
 * ``process_all_messages_before_reply``: capture what the agent received (the sender is found
   by identity in ``agent.chat_messages``), recall on it within the budget and hand the reply
-  functions a deep copy with the context as a system message before the last message.
+  functions a deep copy with the context inserted where the provider accepts it (see
+  :mod:`ag2_memorysync.placement`).
 
 ``process_last_received_message`` is deliberately not used: autogen 0.14 writes its return
-value back into the receiver's stored history (frameworks survey 1.2).
+value back into the receiver's stored history, so the context would pile up turn after turn.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from .backend import Backend, MemoryHit, PendingTurn, SaveResult
 from .breaker import CircuitBreaker
 from .content import as_dict, is_tool_traffic, spoken_text
 from .dedup import DedupRegistry, default_registry
-from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, inject, render
+from .placement import block_role, inject
+from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, render
 from .roles import RoleOverride, role_of, sender_of, speaker_of
 from .sequence import next_seq
 from .stats import Stats
@@ -168,6 +170,7 @@ class MemorySyncCapability:
 
     def add_to_agent(self, agent: Any) -> None:
         """Attach to an AG2-classic ``ConversableAgent``; attaching the same agent again does nothing."""
+        self._ensure_open("add_to_agent")
         hook_lists = getattr(agent, "hook_lists", None)
         if (
             not callable(getattr(agent, "register_hook", None))
@@ -206,23 +209,29 @@ class MemorySyncCapability:
 
     def search(self, query: str, limit: int | None = None) -> list[MemoryHit]:
         """The person's memories most similar to ``query``, best first; raises MemorySyncError."""
+        self._ensure_open("search")
         return self._call(self._search(query, limit), "search")
 
     async def asearch(self, query: str, limit: int | None = None) -> list[MemoryHit]:
+        self._ensure_open("asearch")
         return await self._acall(self._search(query, limit), "search")
 
     def save(self, text: str) -> SaveResult:
         """Store a fact about the person through ``/memory/add``; raises MemorySyncError."""
+        self._ensure_open("save")
         return self._call(self._save(text), "save")
 
     async def asave(self, text: str) -> SaveResult:
+        self._ensure_open("asave")
         return await self._acall(self._save(text), "save")
 
     def history(self) -> list[dict[str, Any]]:
         """This session's transcript, oldest first: ``[{"id", "role", "content", "source", "created_at"}]``."""
+        self._ensure_open("history")
         return self._call(self._backend.transcript(), "history")
 
     async def ahistory(self) -> list[dict[str, Any]]:
+        self._ensure_open("ahistory")
         return await self._acall(self._backend.transcript(), "history")
 
     def stats(self) -> dict[str, int]:
@@ -231,9 +240,11 @@ class MemorySyncCapability:
 
     def flush(self, timeout: float | None = 5.0) -> bool:
         """Wait until every captured turn was written (or given up on); False on timeout."""
+        self._ensure_open("flush")
         return self._writer.flush(timeout)
 
     async def aflush(self, timeout: float | None = 5.0) -> bool:
+        self._ensure_open("aflush")
         return await asyncio.to_thread(self._writer.flush, timeout)
 
     def close(self, timeout: float | None = 5.0) -> bool:
@@ -296,7 +307,7 @@ class MemorySyncCapability:
         if not context:
             return messages
         self._stats.add("injected")
-        return inject(messages, render(self.context_template, context))
+        return inject(messages, render(self.context_template, context), block_role(agent))
 
     def _capture(self, speaker: Any, message: Any) -> None:
         text = spoken_text(message)
@@ -323,6 +334,13 @@ class MemorySyncCapability:
             self._dedup.release(turn.dedup_key)
 
     # -- plumbing ----------------------------------------------------------------------------------
+
+    def _ensure_open(self, what: str) -> None:
+        if self._closed:
+            raise MemorySyncError(
+                f"{what}(): this MemorySyncCapability (user_id={self.user_id!r}, session_id="
+                f"{self.session_id!r}) is closed; create a new one to keep using MemorySync."
+            )
 
     async def _warm(self) -> None:
         try:

@@ -1,20 +1,15 @@
-"""Budgeted recall and LLM-only injection.
+"""Budgeted recall.
 
 The hook thread waits on the background loop for at most the budget; anything slower, any
-error and an open circuit all mean "no memories this turn". The context reaches the model
-as a system message in a deep copy of the message list, inserted before the last message:
-AG2 writes ``process_last_received_message`` output back into the stored history, while the
-list returned by ``process_all_messages_before_reply`` is only handed to the reply functions,
-which read ``messages[-1]`` for termination and tool calls.
+error and an open circuit all mean "no memories this turn". Where the context goes in the
+model's messages is :mod:`ag2_memorysync.placement`'s business.
 """
 
 from __future__ import annotations
 
-import copy
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from memorysync_core import LoopThread
 
@@ -33,12 +28,6 @@ DEFAULT_CONTEXT_TEMPLATE = (
 def render(template: str, context: str) -> str:
     # str.replace, not str.format: memories may contain braces and percent signs.
     return template.replace("{context}", context)
-
-
-def inject(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
-    out = copy.deepcopy(messages)
-    out.insert(max(len(out) - 1, 0), {"role": "system", "content": text})
-    return out
 
 
 class Recaller:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -336,3 +337,33 @@ def test_connection_and_tenant_are_warmed_at_construction_not_on_the_first_reply
     assert memory.flush(5)
     assert server.faults.hits == 1, "no discovery on the hot path"
     assert memory.stats()["recalled"] == 1
+
+
+def test_every_public_call_after_close_raises_the_kits_error_saying_it_is_closed(make_memory):
+    memory = make_memory(session_id="closed")
+    assert memory.save("I am vegan.").status == "stored"
+    assert memory.close()
+    calls = {
+        "search": lambda: memory.search("what do I eat"),
+        "save": lambda: memory.save("I live in Oslo."),
+        "history": memory.history,
+        "flush": memory.flush,
+        "add_to_agent": lambda: memory.add_to_agent(assistant(sequence([]))[0]),
+    }
+    for name, call_it in calls.items():
+        with pytest.raises(MemorySyncError, match=rf"{name}\(\): .* is closed; create a new one"):
+            call_it()
+
+    async def async_calls():
+        for name, coro in (
+            ("asearch", memory.asearch("what do I eat")),
+            ("asave", memory.asave("I live in Oslo.")),
+            ("ahistory", memory.ahistory()),
+            ("aflush", memory.aflush()),
+        ):
+            with pytest.raises(MemorySyncError, match=rf"{name}\(\): .* is closed"):
+                await coro
+
+    asyncio.run(async_calls())
+    assert memory.close(), "closing twice is harmless"
+    assert memory.stats()["captured"] == 0, "the counters stay readable"

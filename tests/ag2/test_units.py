@@ -13,7 +13,8 @@ from autogen import ConversableAgent, UserProxyAgent
 from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, MemorySyncCapability, RetryPolicy
 from ag2_memorysync.content import spoken_text
 from ag2_memorysync.dedup import DedupRegistry
-from ag2_memorysync.recall import inject, render
+from ag2_memorysync.placement import inject
+from ag2_memorysync.recall import render
 from ag2_memorysync.roles import role_of
 from memorysync_core import MAX_TEXT_CHARS, fnv1a64, turn_seed
 from tests.ag2.scripted import assistant, sequence
