@@ -41,9 +41,10 @@ from .backend import Backend, MemoryHit, PendingTurn, SaveResult
 from .breaker import CircuitBreaker
 from .content import as_dict, is_tool_traffic, spoken_text
 from .dedup import DedupRegistry, default_registry
+from .lines import is_v1_agent
 from .placement import block_role, inject
 from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, render
-from .roles import RoleOverride, role_of, sender_of, speaker_of
+from .roles import Role, RoleOverride, role_of, sender_of, speaker_of
 from .sequence import next_seq
 from .stats import Stats
 from .writer import RetryPolicy, TurnWriter
@@ -171,6 +172,11 @@ class MemorySyncCapability:
     def add_to_agent(self, agent: Any) -> None:
         """Attach to an AG2-classic ``ConversableAgent``; attaching the same agent again does nothing."""
         self._ensure_open("add_to_agent")
+        if is_v1_agent(agent):
+            from .v1 import attach  # imports ag2, which only a 1.x agent implies is installed
+
+            attach(self, agent)
+            return
         hook_lists = getattr(agent, "hook_lists", None)
         if (
             not callable(getattr(agent, "register_hook", None))
@@ -179,8 +185,9 @@ class MemorySyncCapability:
         ):
             raise TypeError(
                 f"MemorySyncCapability attaches to an AG2-classic ConversableAgent (with register_hook and "
-                f"hook_lists), got {type(agent).__name__}. Install the classic line: "
-                f"pip install 'autogen>=0.14,<0.15'. The ag2 1.x rewrite has no register_hook hooks."
+                f"hook_lists) or an ag2 1.x Agent, got {type(agent).__name__}. For ag2 1.x pass "
+                f"MemorySyncMiddleware(user_id=...) in Agent(middleware=[...]); for the classic line "
+                f"pip install 'autogen>=0.14,<0.15'."
             )
         with self._lock:
             if id(agent) in self._attached:
@@ -192,6 +199,11 @@ class MemorySyncCapability:
 
     def remove_from_agent(self, agent: Any) -> None:
         """Detach from ``agent`` (AG2 has no unregister API, so the hooks are taken off its lists)."""
+        if is_v1_agent(agent):
+            from .v1 import detach
+
+            detach(self, agent)
+            return
         with self._lock:
             entry = self._attached.pop(id(agent), None)
         if entry is None:
@@ -311,9 +323,12 @@ class MemorySyncCapability:
 
     def _capture(self, speaker: Any, message: Any) -> None:
         text = spoken_text(message)
-        if not text:
-            return
-        role = role_of(speaker, self._speaker_role)
+        if text:
+            self._capture_turn(role_of(speaker, self._speaker_role), text)
+
+    def _capture_turn(self, role: Role, text: str, position: int | None = None) -> None:
+        """Queue one utterance (``text`` already prepared) unless it was handled already; the
+        ag2 1.x middleware captures through here too, so both lines share keys and queue."""
         key = turn_seed(role, self.session_scope, text)
         dedup_key = self._dedup_scope + key
         if not self._dedup.claim(dedup_key):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Annotated, Any
 
-from .backend import describe_failure
+from .backend import MemoryHit, SaveResult, describe_failure
 
 if TYPE_CHECKING:
     from .capability import MemorySyncCapability
@@ -45,25 +45,44 @@ def register_memory_tools(
         try:
             hits = memory.search(query)
         except Exception as exc:
-            log.warning("search_memory tool failed: %s", describe_failure(exc))
-            return "Memory search is unavailable right now; continue without it."
-        if not hits:
-            return "Nothing is remembered about that."
-        return "\n".join(f"- {hit.text}" for hit in hits)
+            return search_failed(exc)
+        return search_answer(hits)
 
     def save_memory(fact: Annotated[str, "One durable fact about the person, as a sentence"]) -> str:
         try:
             result = memory.save(fact)
         except Exception as exc:
-            log.warning("save_memory tool failed: %s", describe_failure(exc))
-            return "Could not save that to memory right now; continue without it."
-        if result.status == "stored":
-            return "Saved to memory."
-        if result.reason == "already_ingested":
-            return "That is already remembered."
-        return "Nothing worth remembering was found in that."
+            return save_failed(exc)
+        return save_answer(result)
 
     caller.register_for_llm(name=search_name, description=SEARCH_DESCRIPTION)(search_memory)
     executor.register_for_execution(name=search_name)(search_memory)
     caller.register_for_llm(name=save_name, description=SAVE_DESCRIPTION)(save_memory)
     executor.register_for_execution(name=save_name)(save_memory)
+
+
+# What the tools tell the model, shared with the ag2 1.x tools: a short sentence, never an error.
+
+
+def search_answer(hits: list[MemoryHit]) -> str:
+    if not hits:
+        return "Nothing is remembered about that."
+    return "\n".join(f"- {hit.text}" for hit in hits)
+
+
+def search_failed(exc: BaseException) -> str:
+    log.warning("search_memory tool failed: %s", describe_failure(exc))
+    return "Memory search is unavailable right now; continue without it."
+
+
+def save_answer(result: SaveResult) -> str:
+    if result.status == "stored":
+        return "Saved to memory."
+    if result.reason == "already_ingested":
+        return "That is already remembered."
+    return "Nothing worth remembering was found in that."
+
+
+def save_failed(exc: BaseException) -> str:
+    log.warning("save_memory tool failed: %s", describe_failure(exc))
+    return "Could not save that to memory right now; continue without it."
