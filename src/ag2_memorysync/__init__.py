@@ -20,10 +20,13 @@ from .backend import MemoryHit, SaveResult
 from .capability import MemorySyncCapability
 from .recall import DEFAULT_CONTEXT_TEMPLATE
 from .tools import register_memory_tools
+from .versions import check_installed as _check_installed
 from .writer import RetryPolicy
 
 if TYPE_CHECKING:
     from .v1 import MemorySyncMiddleware, memory_tools
+
+_check_installed()
 
 __all__ = [
     "DEFAULT_CONTEXT_TEMPLATE",

@@ -47,6 +47,7 @@ from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, render
 from .roles import Role, RoleOverride, role_of, sender_of, speaker_of
 from .sequence import next_seq
 from .stats import Stats
+from .versions import INSTALL_HINT
 from .writer import RetryPolicy, TurnWriter
 
 log = logging.getLogger("ag2_memorysync")
@@ -186,8 +187,8 @@ class MemorySyncCapability:
             raise TypeError(
                 f"MemorySyncCapability attaches to an AG2-classic ConversableAgent (with register_hook and "
                 f"hook_lists) or an ag2 1.x Agent, got {type(agent).__name__}. For ag2 1.x pass "
-                f"MemorySyncMiddleware(user_id=...) in Agent(middleware=[...]); for the classic line "
-                f"pip install 'autogen>=0.14,<0.15'."
+                f"MemorySyncMiddleware(user_id=...) in Agent(middleware=[...]); for the classic line: "
+                f"{INSTALL_HINT}"
             )
         with self._lock:
             if id(agent) in self._attached:

@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Annotated, Any
 
 from .backend import MemoryHit, SaveResult, describe_failure
+from .versions import INSTALL_HINT
 
 if TYPE_CHECKING:
     from .capability import MemorySyncCapability
@@ -38,7 +39,7 @@ def register_memory_tools(
         if not callable(getattr(agent, method, None)):
             raise TypeError(
                 f"register_memory_tools: {role} must be an AG2-classic ConversableAgent with {method}(), "
-                f"got {type(agent).__name__}. Install the classic line: pip install 'autogen>=0.14,<0.15'."
+                f"got {type(agent).__name__}. {INSTALL_HINT}"
             )
 
     def search_memory(query: Annotated[str, "What to look up about the person"]) -> str:

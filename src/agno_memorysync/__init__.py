@@ -15,12 +15,12 @@ With ``Agent.arun`` use ``AsyncMemorySyncDb`` *and* an async agent db (``AsyncSq
 chooses its sync or async memory path from the agent's db.
 """
 
+from .versions import INSTALL_HINT, SUPPORTED, check_installed
+
 try:
     import agno.db.base  # noqa: F401
 except ImportError as exc:  # say which extra brings it instead of a bare ModuleNotFoundError
-    raise ImportError(
-        "agno_memorysync needs agno 3.1: install the agno extra, pip install 'memorysync-kit[agno]'"
-    ) from exc
+    raise ImportError(f"agno_memorysync needs agno {SUPPORTED}: {INSTALL_HINT}") from exc
 
 from memorysync_core import MemorySyncError
 
@@ -37,3 +37,5 @@ __all__ = [
     "MemorySyncMemoryOnlyError",
     "MiswiredAsyncDbError",
 ]
+
+check_installed()

@@ -19,7 +19,12 @@ from autogen import Agent, ConversableAgent, UserProxyAgent
 Reply = str | dict[str, Any]
 Script = Callable[[list[dict[str, Any]]], Reply]
 
-LLM_CONFIG = {"config_list": [{"model": "scripted", "model_client_cls": "ScriptedClient"}]}
+# cache_seed None: autogen before 0.9 caches completions on disk by default (seed 41), so a
+# second run would replay the first run's answers and never call the scripted model.
+LLM_CONFIG = {
+    "config_list": [{"model": "scripted", "model_client_cls": "ScriptedClient"}],
+    "cache_seed": None,
+}
 
 
 class ModelLog:

@@ -56,7 +56,9 @@ def test_missing_key_says_where_the_key_comes_from(monkeypatch):
 
 def test_non_agent_and_hookless_agent_get_a_type_error_naming_the_install():
     memory = make()
-    with pytest.raises(TypeError, match=r"pip install 'autogen>=0.14,<0.15'"):
+    with pytest.raises(
+        TypeError, match=r"pip install 'memorysync-kit\[ag2\]' \(installs autogen>=0\.3\.2,<0\.15\)"
+    ):
         memory.add_to_agent(object())
 
     class Ag2RewriteAgent:  # the ag2 1.x Agent: middleware and prompt hooks, no register_hook
