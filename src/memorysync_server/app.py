@@ -21,6 +21,7 @@ from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
 from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
 from .handlers import HANDLERS, Call, Services
+from .inspector import Inspector
 from .pipeline import Pipeline
 from .quota import QuotaMeter
 from .request_checks import (
@@ -286,7 +287,9 @@ def create_app(
         search=FactSearch(store, embedder),
         meter=meter or QuotaMeter(),
     )
-    app: Any = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)
+    api = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)
+    # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.
+    app: Any = Inspector(api, api.spec, keys, services)
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]
