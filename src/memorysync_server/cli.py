@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .auth import KeyRing, new_key
+from .auth import KeyRing
 from .launcher import DEFAULT_TENANT
 from .request_checks import DEFAULT_MAX_BODY_BYTES
 
@@ -43,6 +43,11 @@ def _parser() -> argparse.ArgumentParser:
         help="refuse request bodies larger than N bytes with 413 (default 16 MiB: the largest body "
         "openapi.yaml's limits allow). Env: MEMORYSYNC_SERVER_MAX_BODY_BYTES.",
     )
+    serve.add_argument(
+        "--reset-dev-key",
+        action="store_true",
+        help="replace the development key stored in --db with a new one (only without --api-key)",
+    )
     serve.add_argument("--log-level", default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"))
     return parser
 
@@ -67,22 +72,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"memorysync-server: {error}", file=sys.stderr)
         return 2
-    base_url = f"http://{args.host}:{args.port}"
-    if not specs:
-        dev_key = new_key("test")
-        keys.add(dev_key, DEFAULT_TENANT)
+    if specs and args.reset_dev_key:
         print(
-            f"memorysync-server: no --api-key given; created a development key for tenant {DEFAULT_TENANT!r}.\n"
-            f"  base URL: {base_url}\n  API key:  {dev_key}\n\nUse it with:\n"
-            f"  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={dev_key}\n",
-            flush=True,
+            "memorysync-server: --reset-dev-key replaces the development key, which is used only "
+            "when no --api-key is given; drop one of the two.",
+            file=sys.stderr,
         )
-    else:
-        print(f"memorysync-server: serving {args.db} on {base_url} ({len(keys)} key(s))", flush=True)
+        return 2
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    base_url = f"http://{shown_host}:{args.port}"
 
     import uvicorn
 
     from .app import create_app
+    from .devkey import StoreSettings, dev_key
 
     try:
         app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes)
@@ -90,6 +93,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"memorysync-server: {error}", file=sys.stderr)
         return 2
     try:
+        if not specs:
+            key, created = dev_key(StoreSettings(app.services.store), reset=args.reset_dev_key)
+            keys.add(key, DEFAULT_TENANT)
+            how = "created a new" if created else "reusing the"
+            print(
+                f"memorysync-server: no --api-key given; {how} development key for tenant {DEFAULT_TENANT!r},\n"
+                f"  kept in {args.db} (a new one: --reset-dev-key).\n"
+                f"  base URL:  {base_url}\n  API key:   {key}\n"
+                f"  inspector: {base_url}/  (open it and paste the API key)\n  API docs:  {base_url}/docs\n\n"
+                f"Use it with:\n  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={key}\n",
+                flush=True,
+            )
+        else:
+            print(
+                f"memorysync-server: serving {args.db} on {base_url} ({len(keys)} key(s)); "
+                f"inspector at {base_url}/, API docs at {base_url}/docs",
+                flush=True,
+            )
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
     finally:
         app.services.store.close()
