@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test serve demo fuzz soak bench clean
+.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench clean
 
 install: $(STAMP)
 
@@ -44,6 +44,15 @@ lint: $(STAMP)
 
 test: $(STAMP) check-gen lint
 	$(BIN)/python -m pytest -q
+
+# The inspector's browser tests alone (they are part of `make test` too). They use Debian's
+# chromium and install it with apt-get when missing and run as root.
+test-ui: $(STAMP)
+	$(BIN)/python -m pytest -q tests/ui
+
+# Retake docs/inspector.png (the README's screenshot) with the browser test's data.
+screenshot: $(STAMP)
+	INSPECTOR_SCREENSHOT=$(abspath docs/inspector.png) $(BIN)/python -m pytest -q tests/ui/test_browser.py -k ask_what_the_model
 
 serve: $(STAMP)
 	$(BIN)/memorysync-server serve --host 127.0.0.1 --port 8787 --db ./memorysync.db

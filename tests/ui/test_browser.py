@@ -1,0 +1,242 @@
+"""The inspector page in a real headless Chromium, against a real LocalServer with real data."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from memorysync_server import LocalServer
+from memorysync_server.spec import load_spec
+from tests.server.api import Api
+
+ACME, OTHER = "ms_test_acme_inspector", "ms_test_other_inspector"
+
+
+@pytest.fixture
+def world(tmp_path):
+    """Two tenants: acme (alice with memories, a transcript and state; bob) and other (mallory)."""
+    with LocalServer(tmp_path / "m.db", keys={ACME: "t_acme", OTHER: "t_other"}) as server:
+        acme, other = Api(server, ACME, "t_acme"), Api(server, OTHER, "t_other")
+        # The older fact first; the newer one (m_3, from the transcript below) replaces it.
+        acme.add("alice", "I live in Bergen", source="agno", metadata={"superseded_by": "m_3"})
+        acme.v1(
+            "/v1/history/append",
+            "alice",
+            session_id="trip-planning",
+            source="ag2",
+            turns=[
+                {"role": "user", "content": "I'm vegan, and I moved to Oslo."},
+                {"role": "assistant", "content": "Noted: vegan places in Oslo."},
+                {"role": "user", "content": "I always take the window seat."},
+            ],
+        )
+        assert [m["text"] for m in acme.facts("alice")["memories"] if m["memory_id"] == "m_3"] == [
+            "User moved to Oslo"
+        ]
+        acme.put("alice", "mem-1", {"memory": "likes teal dashboards"}, namespace=["agno", "memories"])
+        acme.turn("bob", "I'm allergic to peanuts")
+        other.turn("mallory", "I have a cat named Tom")
+        yield server, acme, other
+        acme.close()
+        other.close()
+
+
+def _sign_in(page, server: LocalServer, key: str) -> None:
+    page.goto(server.base_url + "/")
+    page.fill("#api-key", key)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_selector("#tenant")
+
+
+def _users(page) -> list[str]:
+    return page.locator("button.user .name").all_inner_texts()
+
+
+def test_sign_in_browse_a_user_and_ask_what_the_model_would_be_handed(world, page, tmp_path) -> None:
+    server, acme, _ = world
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    _sign_in(page, server, ACME)
+    assert page.inner_text("#tenant") == "t_acme"
+    page.wait_for_selector("button.user[data-user=alice]")
+    assert sorted(_users(page)) == ["alice", "bob"]
+    expected = acme.facts("alice")["memories"]
+    assert page.inner_text("button.user[data-user=alice] .memory-count") == f"{len(expected)} memories"
+
+    page.click("button.user[data-user=alice]")
+    page.wait_for_selector("li.memory")
+    # Memories newest first, exactly the API's list, with source, time and the superseded mark.
+    assert page.locator("li.memory .text").all_inner_texts() == [m["text"] for m in expected]
+    bergen = page.locator("li.memory", has_text="User lives in Bergen")
+    oslo_id = next(m["memory_id"] for m in expected if "Oslo" in m["text"])
+    assert "superseded" in bergen.get_attribute("class")
+    assert f"superseded by {oslo_id}" in bergen.inner_text() and "source agno" in bergen.inner_text()
+    bergen.locator("summary").click()
+    assert '"superseded_by"' in bergen.locator("pre").inner_text()
+    page.screenshot(path=str(tmp_path / "memories.png"))
+
+    # Transcripts: the session with each turn's role, in order.
+    page.click("[data-tab=transcripts]")
+    page.wait_for_selector("li.turn")
+    assert "trip-planning" in page.inner_text("details.session summary")
+    assert page.locator("li.turn .role").all_text_contents() == ["user", "assistant", "user"]
+    assert page.locator("li.turn .content").all_inner_texts()[1] == "Noted: vegan places in Oslo."
+
+    # State, grouped by namespace.
+    page.click("[data-tab=state]")
+    page.wait_for_selector(".namespace h3")
+    assert page.inner_text(".namespace h3").startswith("api: agno / memories")
+    assert "likes teal dashboards" in page.inner_text(".namespace table")
+
+    # The recall box shows what /v1/memory/recall answers, exactly.
+    prompt = "Where should a vegan eat in Oslo tonight?"
+    page.click("[data-tab=recall]")
+    page.fill("#recall-prompt", prompt)
+    page.click("#recall-run")
+    page.wait_for_selector("table.ranked")
+    answer = acme.http.post(
+        "/v1/memory/recall", json={"tenant_id": "t_acme", "user_id": "alice", "prompt": prompt, "k": 5}
+    )
+    truth = answer.json()
+    assert truth["memories"], "the seeded data should make recall answer something"
+    assert page.inner_text("pre.context") == truth["context"]
+    rows = page.locator("table.ranked tbody tr")
+    assert rows.count() == len(truth["memories"])
+    for i, memory in enumerate(truth["memories"]):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[2:] == [memory["memory_id"], memory["text"]]
+        assert float(cells[1]) == memory["score"]
+    page.locator(".answer summary").click()
+    assert page.inner_text("pre.raw") == answer.text
+
+    # Everything the page loaded came from this server: no CDN, nothing else on the network.
+    assert requests and all(
+        url.startswith(server.base_url + "/") or url.startswith("data:") for url in requests
+    )
+
+    if os.environ.get("INSPECTOR_SCREENSHOT"):
+        page.click("[data-tab=memories]")
+        page.wait_for_selector("li.memory")
+        page.screenshot(path=os.environ["INSPECTOR_SCREENSHOT"], full_page=True)
+
+
+def test_delete_a_memory_then_forget_the_user(world, page) -> None:
+    server, acme, _ = world
+    _sign_in(page, server, ACME)
+    page.click("button.user[data-user=alice]")
+    page.wait_for_selector("li.memory")
+    victim = next(m for m in acme.facts("alice")["memories"] if m["text"] == "User is vegan")
+    row = page.locator(f"li.memory[data-memory={victim['memory_id']}]")
+    row.get_by_role("button", name=f"Delete {victim['memory_id']}").click()
+    dialog = page.get_by_role("dialog")
+    assert "“User is vegan”" in dialog.inner_text() and "this one memory of user alice" in dialog.inner_text()
+    dialog.get_by_role("button", name="Cancel").click()
+    assert row.count() == 1 and "User is vegan" in acme.texts("alice")
+
+    row.get_by_role("button", name=f"Delete {victim['memory_id']}").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete memory").click()
+    row.wait_for(state="detached")
+    assert "User is vegan" not in page.locator("li.memory .text").all_inner_texts()
+    assert "User is vegan" not in acme.texts("alice")
+
+    left = len(acme.texts("alice"))
+    page.get_by_role("button", name="Forget user…").click()
+    text = page.get_by_role("dialog").inner_text()
+    assert f"{left} memories, 3 transcript turns in 1 session and 1 state item" in text
+    assert "tenant t_acme" in text
+    page.get_by_role("dialog").get_by_role("button", name="Forget alice").click()
+    page.wait_for_selector(".toast")
+    assert f"Forgot alice: {left} memories, 3 turns, 1 state item deleted." in page.inner_text(".toast")
+    page.locator("button.user[data-user=alice]").wait_for(state="detached")
+    assert _users(page) == ["bob"]
+    assert acme.texts("alice") == [] and acme.texts("bob") == ["User is allergic to peanuts"]
+
+
+def test_a_wrong_key_gets_a_clear_message_and_no_data(world, page) -> None:
+    server, *_ = world
+    page.goto(server.base_url + "/")
+    page.get_by_role("button", name="Sign in").click()
+    assert page.inner_text("#signin-error") == "Paste an API key first."
+    page.fill("#api-key", "ms_test_not_a_real_key")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("#signin-error")).to_contain_text("did not accept")
+    message = page.inner_text("#signin-error")
+    assert "This server did not accept that key" in message and "Unknown API key" in message
+    assert "printed when it started" in message
+    assert page.locator("button.user").count() == 0 and page.locator("#tenant").count() == 0
+
+
+def test_another_tenants_users_never_appear(world, page) -> None:
+    server, _, other = world
+    _sign_in(page, server, OTHER)
+    page.wait_for_selector("button.user")
+    assert page.inner_text("#tenant") == "t_other"
+    assert _users(page) == ["mallory"]
+    page.click("button.user[data-user=mallory]")
+    page.wait_for_selector("li.memory")
+    assert page.locator("li.memory .text").all_inner_texts() == other.texts("mallory")
+    # Polling keeps the list scoped too, while acme keeps writing.
+    Api(server, ACME, "t_acme").turn("carol", "I moved to Lisbon")
+    polled = page.inner_text(".live")
+    expect(page.locator(".live")).not_to_have_text(polled, timeout=8000)
+    assert _users(page) == ["mallory"]
+
+
+def test_the_page_updates_while_an_agent_writes(world, page) -> None:
+    server, acme, _ = world
+    _sign_in(page, server, ACME)
+    page.click("button.user[data-user=bob]")
+    page.wait_for_selector("li.memory")
+    acme.turn("bob", "I always take the aisle seat")
+    acme.turn("dave", "I moved to Tromsø")
+    page.locator("li.memory .text", has_text="User always takes the aisle seat").wait_for()
+    page.locator("button.user[data-user=dave]").wait_for()
+    assert page.locator("li.memory .text").all_inner_texts() == acme.texts("bob")
+    assert page.inner_text("button.user[data-user=bob] .memory-count") == "2 memories"
+
+
+def test_the_key_stays_in_this_tab(world, page, browser_context) -> None:
+    server, *_ = world
+    _sign_in(page, server, ACME)
+    page.reload()
+    page.wait_for_selector("#tenant")  # same tab: still signed in
+    assert page.evaluate("localStorage.length") == 0 and browser_context.cookies() == []
+    other_tab = browser_context.new_page()
+    try:
+        other_tab.goto(server.base_url + "/")
+        other_tab.wait_for_selector("#api-key")
+        assert other_tab.locator("#tenant").count() == 0
+    finally:
+        other_tab.close()
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_selector("#api-key")
+    assert page.evaluate("sessionStorage.length") == 0
+
+
+def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> None:
+    page.goto(server.base_url + "/docs")
+    page.wait_for_selector(".opblock")
+    shown = {
+        (method.strip().upper(), path.strip().replace("\u200b", ""))
+        for method, path in zip(
+            page.locator(".opblock-summary-method").all_inner_texts(),
+            page.locator(".opblock-summary-path").all_inner_texts(),
+            strict=True,
+        )
+    }
+    assert shown == {(op.method, op.path) for op in load_spec().operations}
+    assert server.base_url in page.inner_text(".servers")
+    # "Try it out" reaches this server with the key typed into Authorize.
+    page.click(".auth-wrapper button.authorize")
+    page.fill(".dialog-ux input", server.api_key)
+    page.click(".dialog-ux button.modal-btn.authorize")
+    page.click(".dialog-ux button.btn-done")
+    block = page.locator(".opblock", has_text="/org/projects")
+    block.locator(".opblock-summary").click()
+    block.get_by_role("button", name="Try it out").click()
+    block.get_by_role("button", name="Execute").click()
+    answered = block.locator(".live-responses-table tbody")
+    expect(answered.locator(".response-col_status").first).to_have_text("200")
+    expect(answered).to_contain_text(f'"tenant_id": "{server.tenant_id}"')
