@@ -14,6 +14,7 @@ real framework code talking HTTP to the real server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -24,6 +25,7 @@ import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from agno.agent import Agent
 from agno.db.sqlite import SqliteDb
@@ -273,17 +275,34 @@ def demo_agno(workdir: Path) -> None:
     memory_db.close()
 
 
+def _running_local_server() -> str | None:
+    """The base URL of a server on this machine named by MEMORYSYNC_BASE_URL (with a key), if any.
+
+    Only a loopback URL counts, so an environment set up for hosted MemorySync never receives
+    the demo's made-up person.
+    """
+    url = os.environ.get("MEMORYSYNC_BASE_URL", "")
+    host = urlsplit(url).hostname or ""
+    local = host == "localhost" or host == "::1" or host.startswith("127.")
+    return url.rstrip("/") if local and os.environ.get("MEMORYSYNC_API_KEY") else None
+
+
 def main() -> int:
     logging.basicConfig(level=logging.ERROR)
     logging.getLogger("autogen").setLevel(logging.ERROR)
     os.environ.setdefault("AGNO_TELEMETRY", "false")
-    with (
-        tempfile.TemporaryDirectory(prefix="memorysync-demo-") as tmp,
-        LocalServer(Path(tmp) / "memorysync.db") as server,
-    ):
-        os.environ["MEMORYSYNC_BASE_URL"] = server.base_url
-        os.environ["MEMORYSYNC_API_KEY"] = server.api_key
-        print(f"Local MemorySync server on {server.base_url} (temporary database, no network, no real LLM)")
+    running = _running_local_server()
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="memorysync-demo-"))
+        if running:
+            print(f"Using the MemorySync server at {running} (MEMORYSYNC_BASE_URL); watch it at {running}/")
+        else:
+            server = stack.enter_context(LocalServer(Path(tmp) / "memorysync.db"))
+            os.environ["MEMORYSYNC_BASE_URL"] = server.base_url
+            os.environ["MEMORYSYNC_API_KEY"] = server.api_key
+            print(
+                f"Local MemorySync server on {server.base_url} (temporary database, no network, no real LLM)"
+            )
         demo_ag2()
         demo_agno(Path(tmp))
     section("Next steps")
@@ -294,8 +313,10 @@ def main() -> int:
                 export MEMORYSYNC_BASE_URL=https://api.memorysync.io
                 export MEMORYSYNC_API_KEY=ms_live_...
 
-            Run the local server on its own (it prints a development key and the two exports):
+            Run the local server on its own (it prints a development key and the two exports),
+            open its inspector in a browser, and run the demo against it to watch memory fill:
                 make serve            # or: memorysync-server serve --port 8787 --db ./memorysync.db
+                make demo MEMORYSYNC_BASE_URL=http://127.0.0.1:8787 MEMORYSYNC_API_KEY=<printed key>
             """
         )
     )
