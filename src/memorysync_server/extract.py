@@ -2,15 +2,18 @@
 
 ``RuleExtractor`` keeps durable statements about the person, one fact per statement, in the
 third person: "I'm vegan, and I moved to Oslo" -> "User is vegan", "User moved to Oslo";
-already distilled facts ("User is vegan") are kept as they are. Questions, greetings, filler
-and requests to the assistant give nothing. An LLM-backed extractor can implement the same
-protocol later.
+already distilled facts ("User is vegan") are kept as they are. Questions, hypotheticals ("If I
+had a dog, I'd call it Max"), small talk ("I see what you mean", "I'm tired today"), greetings,
+filler and requests to the assistant give nothing; "Remember that I'm vegan" keeps the fact.
+An LLM-backed extractor can implement the same protocol later.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Protocol, runtime_checkable
+
+from .third_person import to_third_person
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -64,88 +67,70 @@ _REQUEST = re.compile(
     r"try|continue|repeat|answer|read|note|save|remember|forget|use)\b)",
     re.IGNORECASE,
 )
+# Asking the assistant for something, worded as a need: "I need a recipe for lasagne".
+_REQUEST_AS_NEED = re.compile(
+    r"^i\s*(?:need|want|would\s+like|'d\s+like|d\s+like)\s+(?:some\s+|a\s+|an\s+|your\s+|the\s+|a\s+few\s+)?"
+    r"(?:quick\s+|short\s+|good\s+|little\s+)?(?:help|hand|advice|summary|recipe|recipes|list|ideas?|"
+    r"suggestions?|recommendations?|tips|translation|poem|joke|email|draft|quote|review|explanation|answer|"
+    r"overview|outline|template|example|examples)\b"
+    r"|^i(?:'m|\s+am|m)\s+(?:looking|searching)\s+for\b.*\b(?:nearby|near\s+me|near\s+here|around\s+here|in\s+town|"
+    r"tonight|tomorrow|for\s+dinner|for\s+lunch)\b",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|yo|good\s+(?:morning|afternoon|evening|night)|thanks|thank\s+you|thx|cheers|bye|"
     r"goodbye|see\s+you|welcome|sorry|ok|okay|sure|great|cool|nice|awesome|perfect|lol|haha)\b[\s!.,]*",
     re.IGNORECASE,
 )
+# "Remember that ...", "FYI ...": the rest is the statement to keep.
+_PREAMBLE = re.compile(
+    r"^(?:(?:please\s+)?(?:remember|note|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget)"
+    r"(?:\s+that)?|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know|for\s+the\s+record|for\s+your\s+information|"
+    r"for\s+context|just\s+fyi|heads\s+up)\s*[,:\-]?\s+(?=\S)",
+    re.IGNORECASE,
+)
+# A sentence about a world that isn't (yet) the user's: nothing in it is a fact.
+_HYPOTHETICAL = re.compile(
+    r"^(?:imagine|suppose|supposing|assuming|assume|pretend|hypothetically|in\s+theory|what\s+if|"
+    r"let's\s+say|lets\s+say|say\s+(?:that\s+)?i\b|in\s+an?\s+(?:perfect|ideal)\s+world|even\s+if|unless)\b",
+    re.IGNORECASE,
+)
+_IF_SENTENCE = re.compile(r"^if\s+(?P<condition>[^,]+),\s*(?:then\s+)?(?P<main>.+)$", re.IGNORECASE | re.S)
+_MODAL_WORD = re.compile(r"\b(?:would|could|might|may|will|shall|'d|'ll)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"^i(?:\s+|')(?:would|could|might|d)\b.*\bif\b", re.IGNORECASE)
+# Conversation, not information: "I see what you mean", "I'm fine", "I'll think about it".
+_SMALL_TALK = re.compile(
+    r"^i\s+(?:see|agree|understand|guess|think|suppose|believe|hope|know|get\s+it|got\s+it|get\s+you|"
+    r"got\s+you|didn't\s+know|did\s+not\s+know|didnt\s+know|don't\s+know|dont\s+know|do\s+not\s+know|"
+    r"can't\s+believe|cannot\s+believe|mean|meant|see\s+your\s+point)"
+    r"(?:\s+(?:so|that|this|it|what\s+you\s+mean|with\s+you|you|your\s+point|now))?(?:\s+(?:too|as\s+well|then))?$"
+    r"|^i(?:'m|\s+am|m)\s+(?:not\s+sure|unsure|fine|good|ok|okay|alright|all\s+right|great|well|back|here|ready|"
+    r"done|listening|in|out|on\s+it|with\s+you|just\s+(?:browsing|looking|curious|asking|wondering|checking|"
+    r"kidding|joking))(?:\s+(?:now|then|too))?$"
+    r"|^i(?:'ll|\s+will)\s+(?:think\s+about\s+it|try(?:\s+(?:that|it))?|check|have\s+a\s+look|let\s+you\s+know|"
+    r"get\s+back\s+to\s+you|do\s+that|see)$"
+    r"|^i\s+(?:really\s+)?(?:love|like|hate)\s+(?:that|this|it)(?:\s+(?:idea|one|plan|suggestion|answer))?$"
+    r"|^i(?:'m|\s+am|m)\s+(?:\w+\s+){0,2}?(?:today|tonight|right\s+now|this\s+(?:morning|afternoon|evening))$",
+    re.IGNORECASE,
+)
+_TRAILING_THANKS = re.compile(r"[\s,]+(?:thanks|thank\s+you|thx|cheers|lol|haha)\s*$", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"^(?:the\s+)?user(?:'s)?\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNORECASE)
 
-_SUBJECT_FORMS = (
-    (re.compile(r"^i\s+am\s+not\b|^i'm\s+not\b|^im\s+not\b", re.I), "User is not"),
-    (re.compile(r"^i\s+am\b|^i'm\b|^im\b", re.I), "User is"),
-    (re.compile(r"^i\s+have\s+not\b|^i\s+haven't\b|^i've\s+not\b", re.I), "User has not"),
-    (re.compile(r"^i\s+have\s+got\b|^i've\s+got\b", re.I), "User has"),
-    (re.compile(r"^i\s+have\b|^i've\b", re.I), "User has"),
-    (re.compile(r"^i\s+would\b|^i'd\b", re.I), "User would"),
-    (re.compile(r"^i\s+will\b|^i'll\b", re.I), "User will"),
-    (re.compile(r"^i\s+was\b", re.I), "User was"),
-    (re.compile(r"^i\s+(?:do\s+not|don't|dont)\b", re.I), "User does not"),
-    (re.compile(r"^i\s+(?:did\s+not|didn't)\b", re.I), "User did not"),
-    (re.compile(r"^i\s+(?:cannot|can't|can\s+not)\b", re.I), "User cannot"),
-    (re.compile(r"^my\b", re.I), "User's"),
-)
-_ADVERBS = _wordset(
-    "always usually often never sometimes rarely really also still just mostly generally normally typically "
-    "definitely actually recently currently mainly only totally absolutely strongly"
-)
-_MODALS = _wordset("can could should must might may will would shall")
-_IRREGULAR_PAST = _wordset(
-    "was were went had did got made took saw came bought left met ran began grew wrote lived became brought "
-    "built caught chose drove fell felt found flew forgot gave heard kept knew led lost paid put quit read "
-    "said sold sent set sat slept spent spoke stood taught told thought understood won wore"
-)
-_IRREGULAR_3RD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
-_OBJECT_PRONOUNS = (
-    (re.compile(r"\bmyself\b", re.I), "themselves"),
-    (re.compile(r"\bmine\b", re.I), "theirs"),
-    (re.compile(r"\bmy\b", re.I), "their"),
-    (re.compile(r"\bme\b", re.I), "them"),
-    (re.compile(r"\bI'm\b"), "they are"),
-    (re.compile(r"\bI\b"), "they"),
-)
+
+_JOINT_SUBJECT = re.compile(r"^my\s+[\w'-]+(?:\s+[\w'-]+){0,2}$", re.IGNORECASE)
 
 
-def _third_person_verb(verb: str) -> str:
-    lower = verb.lower()
-    if lower in _MODALS or lower in _IRREGULAR_PAST or lower.endswith("ed"):
-        return verb
-    if lower in _IRREGULAR_3RD:
-        return _IRREGULAR_3RD[lower]
-    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", lower):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _to_third_person(clause: str) -> str | None:
-    for pattern, replacement in _SUBJECT_FORMS:
-        m = pattern.match(clause)
-        if m:
-            rest = clause[m.end() :]
-            return replacement + _swap_pronouns(rest)
-    m = re.match(r"^i\s+(.*)$", clause, re.I | re.S)
-    if not m:
-        return None
-    words = m.group(1).split()
-    out = []
-    conjugated = False
-    for word in words:
-        if not conjugated and word.lower() not in _ADVERBS:
-            word = _third_person_verb(word)
-            conjugated = True
-        out.append(word)
-    if not conjugated:
-        return None
-    return "User " + _swap_pronouns(" ".join(out))
-
-
-def _swap_pronouns(text: str) -> str:
-    for pattern, replacement in _OBJECT_PRONOUNS:
-        text = pattern.sub(replacement, text)
-    return text
+def _clauses(sentence: str) -> list[str]:
+    parts = _CLAUSES.split(sentence)
+    out: list[str] = []
+    for part in parts:
+        if out and _JOINT_SUBJECT.match(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
+            # "My husband and I live in Leeds": one subject, not two statements.
+            out[-1] = f"{out[-1].strip()} and {part.strip()}"
+        else:
+            out.append(part)
+    return out
 
 
 def _clean(clause: str) -> str:
@@ -157,30 +142,51 @@ class RuleExtractor:
 
     def extract(self, text: str, *, explicit: bool = False) -> list[str]:
         facts: list[str] = []
+        text = text.replace("\u2019", "'").replace("\u2018", "'")
         for sentence in _SENTENCES.split(text.strip()):
-            sentence = sentence.strip()
-            if not sentence or sentence.endswith("?"):
-                continue
-            sentence = _GREETING.sub("", sentence).strip()
-            for raw in _CLAUSES.split(sentence):
-                fact = self._clause(raw, explicit=explicit)
-                if fact and fact not in facts:
+            for fact in self._sentence(sentence.strip(), explicit=explicit):
+                if fact not in facts:
                     facts.append(fact)
         return facts
 
+    def _sentence(self, sentence: str, *, explicit: bool) -> list[str]:
+        if not sentence or sentence.endswith("?"):
+            return []
+        sentence = _GREETING.sub("", sentence).strip()
+        sentence = _PREAMBLE.sub("", sentence).strip()
+        if _HYPOTHETICAL.match(sentence):
+            return []
+        conditional = _IF_SENTENCE.match(sentence)
+        if conditional:
+            # "If I skip coffee, I get headaches" holds; "If I won, I'd buy a boat" is a wish.
+            if _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", conditional["condition"], re.I):
+                return []
+            sentence = f"{_clean(conditional['main'])} if {conditional['condition'].strip()}"
+        facts = []
+        for raw in _clauses(sentence):
+            fact = self._clause(raw, explicit=explicit)
+            if fact:
+                facts.append(fact)
+        return facts
+
     def _clause(self, raw: str, *, explicit: bool) -> str | None:
-        clause = _clean(raw)
-        if not clause or is_low_value(clause) or clause.endswith("?"):
+        clause = _TRAILING_THANKS.sub("", _clean(raw))
+        clause = _clean(clause)
+        if not clause or clause.endswith("?"):
             return None
-        if _QUESTION_START.match(clause) or _REQUEST.match(clause):
+        if is_low_value(clause) and not (_FIRST_PERSON.match(clause) and re.search(r"\d", clause)):
+            return None
+        if _QUESTION_START.match(clause) or _REQUEST.match(clause) or _REQUEST_AS_NEED.match(clause):
             return None
         if re.match(r"^i\s+(?:want|need|would\s+like)\s+(?:you|to\s+know\s+what|to\s+ask)\b", clause, re.I):
+            return None
+        if _SMALL_TALK.match(clause) or _CONDITIONAL.match(clause):
             return None
         if _THIRD_PERSON.match(clause):
             fact = re.sub(r"^the\s+user", "User", clause, flags=re.I)
             return fact[0].upper() + fact[1:]
         if _FIRST_PERSON.match(clause):
-            fact = _to_third_person(clause)
+            fact = to_third_person(clause)
             return fact if fact and len(fact) >= 2 else None
         if explicit and len(clause) >= 2:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.

@@ -1,0 +1,348 @@
+"""First-person clauses retold in the third person: "I broke my ankle" -> "User broke their ankle".
+
+Verb forms come from LemmInflect's lexicon (lemmas with their part of speech, and inflections),
+which knows irregular pasts ("broke", "tore", "lay") and spelling rules ("flies", "boxes",
+"dyes") that hand-written suffix rules get wrong. What the lexicon cannot know is whether
+"put"/"read"/"quit" is past or present; a time in the past in the clause ("last week", "in
+2015", "ago") decides, otherwise the present is assumed, because people describe habits far
+more often than one-off events in the present-looking form.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lemminflect import getAllLemmas, getInflection
+
+# Adverbs that may sit between the subject and its verb ("I hardly ever drink").
+_ADVERBS = frozenset(
+    [
+        "always",
+        "usually",
+        "often",
+        "never",
+        "sometimes",
+        "rarely",
+        "really",
+        "also",
+        "still",
+        "just",
+        "mostly",
+        "generally",
+        "normally",
+        "typically",
+        "definitely",
+        "actually",
+        "recently",
+        "currently",
+        "mainly",
+        "only",
+        "totally",
+        "absolutely",
+        "strongly",
+        "hardly",
+        "ever",
+        "seldom",
+        "occasionally",
+        "frequently",
+        "even",
+        "already",
+        "barely",
+        "regularly",
+        "constantly",
+        "basically",
+        "honestly",
+        "literally",
+        "truly",
+        "certainly",
+        "probably",
+        "genuinely",
+        "secretly",
+        "mostly",
+        "nearly",
+        "almost",
+        "kinda",
+        "sorta",
+        "mainly",
+        "primarily",
+        "exclusively",
+        "personally",
+    ]
+)
+_MODALS = frozenset(
+    ["can", "could", "should", "must", "might", "may", "will", "would", "shall", "cannot", "ought"]
+)
+_SUBJECT_PRONOUNS = frozenset(["i", "they", "he", "she", "we", "you", "it"])
+# A verb after one of these belongs to a clause with its own subject, so it is left alone.
+_SUBORDINATORS = frozenset(
+    [
+        "because",
+        "so",
+        "when",
+        "whenever",
+        "if",
+        "while",
+        "since",
+        "although",
+        "though",
+        "that",
+        "who",
+        "which",
+        "unless",
+        "whereas",
+        "once",
+    ]
+)
+_MAYBE_SUBORDINATORS = frozenset(["before", "after", "until", "till", "as", "where"])
+_COORDINATORS = frozenset(["and", "or", "but", "then"])
+# "I video call my parents": a noun used as the first half of a verb; the second half agrees.
+_COMPOUND_VERBS = frozenset(
+    [
+        "video",
+        "face",
+        "spring",
+        "stir",
+        "deep",
+        "hand",
+        "dry",
+        "baby",
+        "dog",
+        "house",
+        "cat",
+        "pet",
+        "live",
+        "speed",
+        "power",
+        "bulk",
+        "day",
+        "home",
+        "window",
+        "bottle",
+        "breast",
+        "spoon",
+        "meal",
+        "batch",
+        "binge",
+        "people",
+    ]
+)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|ago|once|earlier|back\s+then|last\s+\w+|in\s+(?:19|20)\d\d|in\s+(?:" + _MONTHS + r")|"
+    r"as\s+a\s+(?:child|kid|teenager|teen|student|baby)|when\s+(?:i|they)\s+(?:was|were))\b",
+    re.IGNORECASE,
+)
+_SPLIT_CONTRACTIONS = {
+    "i'm": ["I", "am"],
+    "im": ["I", "am"],
+    "i've": ["I", "have"],
+    "ive": ["I", "have"],
+    "i'll": ["I", "will"],
+    "i'd": ["I", "would"],
+    "don't": ["do", "not"],
+    "dont": ["do", "not"],
+    "didn't": ["did", "not"],
+    "didnt": ["did", "not"],
+    "can't": ["cannot"],
+    "cant": ["cannot"],
+    "won't": ["will", "not"],
+    "wont": ["will", "not"],
+    "wouldn't": ["would", "not"],
+    "couldn't": ["could", "not"],
+    "shouldn't": ["should", "not"],
+    "haven't": ["have", "not"],
+    "hasn't": ["has", "not"],
+    "wasn't": ["was", "not"],
+    "isn't": ["is", "not"],
+    "aren't": ["are", "not"],
+    "mustn't": ["must", "not"],
+}
+_THIRD_PERSON_OF = {"am": "is", "have": "has", "do": "does", "be": "is", "was": "was", "were": "was"}
+_OBJECT_PRONOUNS = (
+    (re.compile(r"\bI\s+am\b|\bI'm\b|\bIm\b", re.I), "they are"),
+    (re.compile(r"\bI\s+was\b", re.I), "they were"),
+    (re.compile(r"\bI\s+wasn't\b", re.I), "they weren't"),
+    (re.compile(r"\bI've\b", re.I), "they have"),
+    (re.compile(r"\bI'd\b", re.I), "they would"),
+    (re.compile(r"\bI'll\b", re.I), "they will"),
+    (re.compile(r"\bmyself\b", re.I), "themselves"),
+    (re.compile(r"\bmine\b", re.I), "theirs"),
+    (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"\bme\b", re.I), "them"),
+    (re.compile(r"\bI\b"), "they"),
+    # Lower case only: "US" is a country, "us" the user and those around them.
+    (re.compile(r"\bourselves\b"), "themselves"),
+    (re.compile(r"\bours\b"), "theirs"),
+    (re.compile(r"\bour\b"), "their"),
+    (re.compile(r"\bus\b"), "them"),
+    (re.compile(r"\bwe're\b"), "they're"),
+    (re.compile(r"\bwe\b"), "they"),
+)
+_PUNCT = re.compile(r"^(.*?)([,;:.!)\"']*)$", re.S)
+
+
+def swap_pronouns(text: str) -> str:
+    """First-person words after the subject, retold: "when I was ten" -> "when they were ten"."""
+    for pattern, replacement in _OBJECT_PRONOUNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@lru_cache(maxsize=8192)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    return getAllLemmas(word)
+
+
+@lru_cache(maxsize=8192)
+def _third_singular(lemma: str) -> str:
+    forms = getInflection(lemma, "VBZ")
+    return forms[0] if forms else lemma + "s"
+
+
+@lru_cache(maxsize=8192)
+def _pasts(lemma: str) -> tuple[str, ...]:
+    return getInflection(lemma, "VBD") or ()
+
+
+def _verb_lemmas(word: str) -> tuple[str, ...]:
+    lemmas = _lemmas(word)
+    return lemmas.get("VERB", ()) + lemmas.get("AUX", ())
+
+
+def _is_past(word: str, verb_lemmas: tuple[str, ...]) -> bool:
+    return any(word in _pasts(lemma) for lemma in verb_lemmas if lemma != word)
+
+
+def _with_case(form: str, like: str) -> str:
+    return form[0].upper() + form[1:] if like[:1].isupper() else form
+
+
+def conjugate(word: str, *, past_hint: bool = False) -> str:
+    """``word`` as the verb of a singular third-person subject; past forms stay past."""
+    m = _PUNCT.match(word)
+    core, tail = (m.group(1), m.group(2)) if m else (word, "")
+    lower = core.lower()
+    if not lower or lower in _MODALS:
+        return word
+    if lower in _THIRD_PERSON_OF:
+        return _with_case(_THIRD_PERSON_OF[lower], core) + tail
+    if "-" in lower and not _lemmas(lower):
+        head, _, last = core.rpartition("-")
+        return head + "-" + conjugate(last, past_hint=past_hint) + tail
+    verb_lemmas = _verb_lemmas(lower)
+    if verb_lemmas:
+        if lower not in verb_lemmas or _is_past(lower, verb_lemmas):
+            # Already inflected ("broke", "lived", "used", "saw"): a past or participle stays.
+            return word
+        if past_hint and lower in _pasts(lower):
+            return word
+        return _with_case(_third_singular(lower), core) + tail
+    if lower.endswith("ed"):
+        return word
+    return _with_case(_third_singular(lower), core) + tail
+
+
+def _could_be_verb(word: str) -> bool:
+    lower = _PUNCT.match(word).group(1).lower()  # type: ignore[union-attr]
+    return bool(_verb_lemmas(lower)) and lower in _verb_lemmas(lower)
+
+
+def _bare(word: str) -> str:
+    return _PUNCT.match(word).group(1).lower()  # type: ignore[union-attr]
+
+
+def _skip_adverbs(words: list[str], i: int) -> int:
+    while i < len(words):
+        bare = _bare(words[i])
+        if bare in _ADVERBS or (bare == "no" and i + 1 < len(words) and _bare(words[i + 1]) == "longer"):
+            i += 2 if bare == "no" else 1
+            continue
+        if bare == "longer" and i > 0 and _bare(words[i - 1]) == "no":
+            i += 1
+            continue
+        break
+    return i
+
+
+def _conjugate_predicate(words: list[str], past_hint: bool) -> list[str]:
+    """Make every verb of the user's own predicate agree: the first one, and those after "and"."""
+    out = list(words)
+    i = _skip_adverbs(out, 0)
+    if i >= len(out):
+        return out
+    first = _bare(out[i])
+    if first in _COMPOUND_VERBS and i + 1 < len(out) and _could_be_verb(out[i + 1]):
+        out[i + 1] = conjugate(out[i + 1], past_hint=past_hint)
+    elif first == "have" and i + 1 < len(out) and _bare(out[i + 1]) == "got":
+        out[i] = _with_case("has", out[i])
+        del out[i + 1]
+    else:
+        out[i] = conjugate(out[i], past_hint=past_hint)
+    j = i + 1
+    while j < len(out):
+        bare = _bare(out[j])
+        if bare in _SUBORDINATORS:
+            break
+        if (
+            bare in _MAYBE_SUBORDINATORS
+            and j + 1 < len(out)
+            and _bare(out[j + 1]) in (_SUBJECT_PRONOUNS | {"my", "the", "a"})
+        ):
+            break
+        if bare in _COORDINATORS and j + 1 < len(out):
+            k = _skip_adverbs(out, j + 1)
+            if k < len(out) and _bare(out[k]) not in _SUBJECT_PRONOUNS and _could_be_verb(out[k]):
+                # "and golf" after "tennis" is a noun list, not a second verb; a verb follows a
+                # noun phrase, and in "sing in a choir and play" the word before "and" ends one.
+                if not _lemmas(_bare(out[j - 1])).get("NOUN") or _bare(out[k]) in _MODALS or k + 1 < len(out):
+                    out[k] = conjugate(out[k], past_hint=past_hint)
+                j = k + 1
+                continue
+        j += 1
+    return out
+
+
+def _split_contractions(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        out.extend(_SPLIT_CONTRACTIONS.get(word.lower().replace("\u2019", "'"), [word]))
+    return out
+
+
+def to_third_person(clause: str) -> str | None:
+    """``clause`` (starting with I/I'm/My/...) about "User", or None when it is not about the user.
+
+    "I'm a night owl and rarely sleep before 2am" -> "User is a night owl and rarely sleeps
+    before 2am"; "My wife is a surgeon" -> "User's wife is a surgeon"; "My husband and I live in
+    Leeds" -> "User and their husband live in Leeds".
+    """
+    text = clause.strip()
+    m = re.match(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", text, re.I | re.S)
+    if m:
+        return f"User and their {m.group(1)} {swap_pronouns(m.group(2))}"
+    m = re.match(r"^my\s+(.+)$", text, re.I | re.S)
+    if m:
+        return "User's " + swap_pronouns(m.group(1))
+    words = _split_contractions(text.split())
+    if not words or words[0].lower() != "i" or len(words) < 2:
+        return None
+    rest = words[1:]
+    past_hint = bool(_PAST_TIME.search(text))
+    # Only the user's own predicate is conjugated; a subordinate clause ("because I'm ...")
+    # keeps its own verbs and gets "they", which takes the plural form.
+    cut = len(rest)
+    for n, word in enumerate(rest):
+        bare = _bare(word)
+        if n > 0 and (
+            bare in _SUBORDINATORS
+            or (
+                bare in _MAYBE_SUBORDINATORS and n + 1 < len(rest) and _bare(rest[n + 1]) in _SUBJECT_PRONOUNS
+            )
+        ):
+            cut = n
+            break
+    predicate = _conjugate_predicate(rest[:cut], past_hint)
+    if len(rest) > 1 and _bare(rest[0]) == "would" and _bare(rest[1]) == "been":
+        predicate[0] = "had"  # "I'd been" is "I had been"
+    return "User " + swap_pronouns(" ".join(predicate + rest[cut:]))
