@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Protocol, runtime_checkable
 
-from .third_person import to_third_person
+from .third_person import could_be_nominal, to_third_person
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -110,7 +110,10 @@ _SMALL_TALK = re.compile(
     r"|^i(?:'ll|\s+will)\s+(?:think\s+about\s+it|try(?:\s+(?:that|it))?|check|have\s+a\s+look|let\s+you\s+know|"
     r"get\s+back\s+to\s+you|do\s+that|see)$"
     r"|^i\s+(?:really\s+)?(?:love|like|hate)\s+(?:that|this|it)(?:\s+(?:idea|one|plan|suggestion|answer))?$"
-    r"|^i(?:'m|\s+am|m)\s+(?:\w+\s+){0,2}?(?:today|tonight|right\s+now|this\s+(?:morning|afternoon|evening))$",
+    r"|^i(?:'m|\s+am|m)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+|a\s+little\s+|kind\s+of\s+|pretty\s+|super\s+)?"
+    r"(?:tired|bored|hungry|thirsty|sleepy|exhausted|cold|hot|sad|happy|stressed|annoyed|excited|busy|free|awake|"
+    r"online|full|stuffed|sick|ill|grumpy|cranky|nervous|lazy|late|early|confused|lost|stuck)"
+    r"(?:\s+(?:today|tonight|now|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week)))?$",
     re.IGNORECASE,
 )
 _TRAILING_THANKS = re.compile(r"[\s,]+(?:thanks|thank\s+you|thx|cheers|lol|haha)\s*$", re.IGNORECASE)
@@ -121,11 +124,18 @@ _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNOR
 _JOINT_SUBJECT = re.compile(r"^my\s+[\w'-]+(?:\s+[\w'-]+){0,2}$", re.IGNORECASE)
 
 
+def _is_joint_subject(piece: str) -> bool:
+    """ "my husband" (a noun phrase) and not "my job is stressful" (a statement)."""
+    if not _JOINT_SUBJECT.match(piece):
+        return False
+    return all(could_be_nominal(word) for word in piece.split()[1:])
+
+
 def _clauses(sentence: str) -> list[str]:
     parts = _CLAUSES.split(sentence)
     out: list[str] = []
     for part in parts:
-        if out and _JOINT_SUBJECT.match(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
+        if out and _is_joint_subject(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
             # "My husband and I live in Leeds": one subject, not two statements.
             out[-1] = f"{out[-1].strip()} and {part.strip()}"
         else:

@@ -96,6 +96,26 @@ _SUBORDINATORS = frozenset(
 )
 _MAYBE_SUBORDINATORS = frozenset(["before", "after", "until", "till", "as", "where"])
 _COORDINATORS = frozenset(["and", "or", "but", "then"])
+_FINITE_AFTER_SUBJECT = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "does",
+        "do",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "must",
+    ]
+)
 # "I video call my parents": a noun used as the first half of a verb; the second half agrees.
 _COMPOUND_VERBS = frozenset(
     [
@@ -205,13 +225,25 @@ def _pasts(lemma: str) -> tuple[str, ...]:
     return getInflection(lemma, "VBD") or ()
 
 
+# Lemmas whose past forms are everyday words in their own right ("rent" of "rend").
+_ARCHAIC_LEMMAS = frozenset(["rend", "wend", "gird", "gild", "bide", "cleave", "smite"])
+
+
+def could_be_nominal(word: str) -> bool:
+    """True unless the lexicon knows ``word`` only as a verb or auxiliary ("is", "went")."""
+    lemmas = _lemmas(_bare(word))
+    return not lemmas or any(pos not in ("VERB", "AUX") for pos in lemmas)
+
+
 def _verb_lemmas(word: str) -> tuple[str, ...]:
     lemmas = _lemmas(word)
     return lemmas.get("VERB", ()) + lemmas.get("AUX", ())
 
 
 def _is_past(word: str, verb_lemmas: tuple[str, ...]) -> bool:
-    return any(word in _pasts(lemma) for lemma in verb_lemmas if lemma != word)
+    return any(
+        word in _pasts(lemma) for lemma in verb_lemmas if lemma != word and lemma not in _ARCHAIC_LEMMAS
+    )
 
 
 def _with_case(form: str, like: str) -> str:
@@ -292,7 +324,13 @@ def _conjugate_predicate(words: list[str], past_hint: bool) -> list[str]:
             break
         if bare in _COORDINATORS and j + 1 < len(out):
             k = _skip_adverbs(out, j + 1)
-            if k < len(out) and _bare(out[k]) not in _SUBJECT_PRONOUNS and _could_be_verb(out[k]):
+            if (
+                k < len(out)
+                and _bare(out[k]) not in _SUBJECT_PRONOUNS
+                and _could_be_verb(out[k])
+                # "but fish is fine": a noun starting a new statement, not a second verb.
+                and not (k + 1 < len(out) and _bare(out[k + 1]) in _FINITE_AFTER_SUBJECT)
+            ):
                 # "and golf" after "tennis" is a noun list, not a second verb; a verb follows a
                 # noun phrase, and in "sing in a choir and play" the word before "and" ends one.
                 if not _lemmas(_bare(out[j - 1])).get("NOUN") or _bare(out[k]) in _MODALS or k + 1 < len(out):

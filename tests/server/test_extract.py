@@ -80,3 +80,124 @@ def test_greeting_before_a_fact_is_dropped_but_the_fact_kept() -> None:
 )
 def test_low_value_rule_of_the_contract(text: str, low: bool) -> None:
     assert is_low_value(text) is low
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # Irregular pasts stay past; they are not conjugated again ("brokes", "tores").
+        ("I broke my left ankle last year.", ["User broke their left ankle last year"]),
+        ("I tore a ligament skiing.", ["User tore a ligament skiing"]),
+        ("I saw a cardiologist in May.", ["User saw a cardiologist in May"]),
+        # Every verb of the user's own predicate agrees, also after "and".
+        (
+            "I'm a night owl and rarely sleep before 2am.",
+            ["User is a night owl and rarely sleeps before 2am"],
+        ),
+        ("I get up at 6 and go to the gym.", ["User gets up at 6 and goes to the gym"]),
+        ("I speak Spanish and Italian.", ["User speaks Spanish and Italian"]),
+        (
+            "I don't eat red meat, but fish is fine for me.",
+            ["User does not eat red meat, but fish is fine for them"],
+        ),
+        # Spelling of the third person comes from the lexicon.
+        ("I fly to Rome every month.", ["User flies to Rome every month"]),
+        ("I box and dye my hair blue.", ["User boxes and dyes their hair blue"]),
+        ("I need glasses for reading.", ["User needs glasses for reading"]),
+        ("I video call my parents on Sundays.", ["User video calls their parents on Sundays"]),
+        ("I meal-prep on Sundays.", ["User meal-preps on Sundays"]),
+        # Same form in past and present: a past time decides.
+        ("I put hot sauce on everything.", ["User puts hot sauce on everything"]),
+        ("I quit smoking in 2015.", ["User quit smoking in 2015"]),
+        ("I hurt my back last week.", ["User hurt their back last week"]),
+        ("I rent a flat in Leith.", ["User rents a flat in Leith"]),
+        # Inside a subordinate clause the user is "they", with plural agreement.
+        ("I was diagnosed when I was ten.", ["User was diagnosed when they were ten"]),
+        ("I wear glasses because I'm short-sighted.", ["User wears glasses because they are short-sighted"]),
+        ("I taught myself to code.", ["User taught themselves to code"]),
+    ],
+)
+def test_facts_read_as_correct_third_person_english(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I don't eat pork.", ["User does not eat pork"]),
+        ("I won't fly with budget airlines.", ["User will not fly with budget airlines"]),
+        ("I no longer smoke.", ["User no longer smokes"]),
+        ("I hardly ever drink alcohol.", ["User hardly ever drinks alcohol"]),
+        ("I wasn't born in the UK.", ["User was not born in the UK"]),
+        ("I've never been to Asia.", ["User has never been to Asia"]),
+        ("I can't have gluten.", ["User cannot have gluten"]),
+        ("I dont like coriander", ["User does not like coriander"]),
+    ],
+)
+def test_negations_keep_their_sense(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("My wife is a surgeon.", ["User's wife is a surgeon"]),
+        ("My son doesn't eat vegetables.", ["User's son doesn't eat vegetables"]),
+        ("My grandmother taught me to bake.", ["User's grandmother taught them to bake"]),
+        ("My husband and I live in Leeds.", ["User and their husband live in Leeds"]),
+        ("My job is stressful and I sleep badly.", ["User's job is stressful", "User sleeps badly"]),
+        ("My parents live with us.", ["User's parents live with them"]),
+        ("I moved to open our US office.", ["User moved to open their US office"]),
+    ],
+)
+def test_other_peoples_facts_are_told_relative_to_the_user(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Remember that I'm allergic to penicillin.", ["User is allergic to penicillin"]),
+        ("Please remember I don't eat pork.", ["User does not eat pork"]),
+        ("FYI I work nights.", ["User works nights"]),
+        ("Book a table for four, my wife is vegetarian.", ["User's wife is vegetarian"]),
+        ("If I skip coffee, I get headaches.", ["User gets headaches if they skip coffee"]),
+        ("I'm 29. I live in Madrid.", ["User is 29", "User lives in Madrid"]),
+        ("I\u2019m vegan", ["User is vegan"]),
+    ],
+)
+def test_facts_wrapped_in_requests_or_conditions_are_kept(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # hypotheticals
+        "If I had a dog, I'd call it Max.",
+        "If I won the lottery, I would buy a boat.",
+        "I'd move to Spain if I could speak Spanish.",
+        "Imagine I lived in Paris.",
+        "Hypothetically, I might quit my job next year.",
+        "Let's say I'm a beginner at chess.",
+        # small talk
+        "I see what you mean.",
+        "I agree with you.",
+        "I'm fine, thanks.",
+        "I'm tired today.",
+        "I'm so bored right now.",
+        "I'll think about it.",
+        "Oh wow, I didn't know that.",
+        "I love that idea!",
+        # requests worded as needs
+        "I need a recipe for lasagne.",
+        "I need help writing a cover letter.",
+        "I'd like a summary of the meeting notes.",
+        "I'm looking for a good pizza place nearby.",
+        "Remember to buy milk.",
+        # questions without a question mark
+        "what time is it in tokyo",
+    ],
+)
+def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
+    assert extract(text) == []
