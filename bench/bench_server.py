@@ -3,7 +3,7 @@
 ``measure()`` returns one dict per size (``make bench`` imports it); ``python
 bench/bench_server.py`` prints a markdown table. Latencies are wall-clock times of real HTTP
 calls over loopback to a LocalServer (client + server on the same machine), for ONE user who
-has ``size`` memories. Memories are seeded in bulk through the store (``Store.bulk_insert_facts``)
+has ``size`` memories. Memories are seeded in bulk through the store (``storage.facts.add``)
 with embeddings from the server's own embedder, not through 100k HTTP calls. The first query
 per size (which loads the user's vectors into memory) is reported separately as ``cold_ms``;
 ``recall_after_write_p50_ms`` is a recall right after an add_turn for the same user (the
@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 
 from memorysync_server import LocalServer
+from memorysync_server.storage import NewFact
 
 USER = "bench-user"
 _TOPICS = [
@@ -58,8 +59,10 @@ def _seed(server: LocalServer, size: int, rng: random.Random) -> float:
     for start in range(0, size, batch):
         texts = [_fact(rng, words, i) for i in range(start, min(size, start + batch))]
         vectors = services.pipeline.embedder.embed(texts)
-        rows = [(t, "bench", {"write_origin": "bench"}, v) for t, v in zip(texts, vectors, strict=True)]
-        services.store.bulk_insert_facts(server.tenant_id, USER, rows)
+        rows = [
+            NewFact(t, "bench", {"write_origin": "bench"}, v) for t, v in zip(texts, vectors, strict=True)
+        ]
+        services.store.facts.add(server.tenant_id, USER, rows)
     return time.perf_counter() - started
 
 

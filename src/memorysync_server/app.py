@@ -34,7 +34,7 @@ from .request_checks import (
 )
 from .search import Embedder, FactSearch, HashingEmbedder
 from .spec import Operation, Spec, is_blank, load_spec
-from .store import Clock, Store, utc_now
+from .storage import Clock, open_storage, utc_now
 
 log = logging.getLogger("memorysync_server")
 
@@ -267,7 +267,7 @@ def _unencodable(value: Any, loc: list[str | int]) -> list[str | int] | None:
 
 
 def create_app(
-    db_path: str | Path,
+    db: str | Path,
     *,
     keys: KeyRing,
     faults: Faults | None = None,
@@ -278,8 +278,9 @@ def create_app(
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Any:
-    """The ASGI app over ``db_path``; ``app.services.store.close()`` (or ``close_app``) releases it."""
-    store = Store(db_path, clock=clock)
+    """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.store.close()``
+    releases it."""
+    store = open_storage(db, clock=clock)
     embedder = embedder or HashingEmbedder()
     services = Services(
         store=store,

@@ -1,4 +1,8 @@
-"""One function per operationId. Input has already passed openapi.yaml validation and auth."""
+"""One function per operationId. Input has already passed openapi.yaml validation and auth.
+
+Each write first does its expensive work (extraction, embedding, encoding) and only then opens
+the storage's unit of work, which writes; ids and times are turned into their wire form here.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import wire
 from .auth import Key, check_tenant
 from .errors import ApiError, invalid
-from .pipeline import USER_ROLES, Pipeline, fact_metadata
+from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
 from .search import RELEVANCE_THRESHOLD, FactSearch, cosine_rank
-from .store import Store
+from .storage import Fact, NewState, NewTurn, Storage
 
 DEFAULT_K = 10
 
 
 @dataclass
 class Services:
-    store: Store
+    store: Storage
     pipeline: Pipeline
     search: FactSearch
     meter: QuotaMeter
@@ -59,13 +64,13 @@ def _admit(s: Services, call: Call, kind: str) -> bool:
     return s.meter.admit(call.key.key, quota, kind)
 
 
-def _recalled(fact: dict[str, Any]) -> dict[str, Any]:
+def _recalled(fact: Fact, score: float) -> dict[str, Any]:
     return {
-        "memory_id": fact["memory_id"],
-        "text": fact["text"],
-        "score": fact["score"],
-        "metadata": fact["metadata"],
-        "created_at": fact["created_at"],
+        "memory_id": wire.memory_id(fact.id),
+        "text": fact.text,
+        "score": score,
+        "metadata": fact.metadata,
+        "created_at": wire.timestamp(fact.created_at),
     }
 
 
@@ -73,14 +78,14 @@ def _recalled(fact: dict[str, Any]) -> dict[str, Any]:
 def list_projects(s: Services, call: Call) -> tuple[int, Any]:
     if call.key.evaluation:
         raise ApiError(403, "Evaluation keys lack the projects:read scope; they act in the tenant 'default'.")
-    now = s.store.now()
+    now = wire.timestamp(s.store.now())
     return 200, [
         {
             "id": call.key.project_id,
             "name": f"Local project ({call.key.tenant})",
             "tenant_id": call.key.tenant,
             "is_default": True,
-            "memory_count": s.store.count_facts(call.key.tenant),
+            "memory_count": s.store.facts.count(call.key.tenant),
             "created_at": now,
             "updated_at": now,
         }
@@ -117,84 +122,77 @@ def _turn_answer(status: str, *, already_exists: bool = False, request_id: str |
     }
 
 
-def _ranked(s: Services, call: Call) -> tuple[str, str, list[dict[str, Any]]] | None:
+def _ranked(s: Services, call: Call) -> list[tuple[Fact, float]] | None:
     tenant, user = call.tenant_user()
     if not _admit(s, call, "reads"):
         return None
     k = call.body.get("k", DEFAULT_K)
-    return tenant, user, s.search.search(tenant, user, call.body["prompt"], k)
+    return s.search.search(tenant, user, call.body["prompt"], k)
 
 
 def recall(s: Services, call: Call) -> tuple[int, Any]:
     ranked = _ranked(s, call)
     if ranked is None:
         return 200, {"context": "", "memories": []}
-    relevant = [fact for fact in ranked[2] if fact["score"] >= RELEVANCE_THRESHOLD]
+    relevant = [(fact, score) for fact, score in ranked if score >= RELEVANCE_THRESHOLD]
     return 200, {
-        "context": "\n".join(f"- {fact['text']}" for fact in relevant),
-        "memories": [_recalled(fact) for fact in relevant],
+        "context": "\n".join(f"- {fact.text}" for fact, _ in relevant),
+        "memories": [_recalled(fact, score) for fact, score in relevant],
     }
 
 
 def query_memories(s: Services, call: Call) -> tuple[int, Any]:
     ranked = _ranked(s, call)
-    return 200, {"memories": [] if ranked is None else [_recalled(f) for f in ranked[2]]}
+    return 200, {"memories": [] if ranked is None else [_recalled(f, score) for f, score in ranked]}
 
 
 def list_memories(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     if not _admit(s, call, "reads"):
         return 200, {"memories": [], "total": 0}
-    facts, total = s.store.list_facts(tenant, user, call.query.get("limit", 0), call.query.get("offset", 0))
-    return 200, {
-        "memories": [
-            {k: f[k] for k in ("memory_id", "text", "source", "metadata", "created_at")} for f in facts
-        ],
-        "total": total,
-    }
+    facts, total = s.store.facts.page(tenant, user, call.query.get("limit", 0), call.query.get("offset", 0))
+    keys = ("memory_id", "text", "source", "metadata", "created_at")
+    return 200, {"memories": [{k: wire.fact(f)[k] for k in keys} for f in facts], "total": total}
 
 
 def add_memory(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
     body = call.body
     ref = body.get("client_ref")
+    already = {"status": "skipped", "reason": "already_ingested"}
+    if ref is not None:
+        earlier = s.store.receipts.client_ref(tenant, user, ref)
+        if earlier is not None:
+            return 200, {**already, "memory_ids": earlier}
+    if not _admit(s, call, "adds"):
+        return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
+    drafts = s.pipeline.extract(body["text"], explicit=True)
+    source = body.get("source", "api")
+    meta = fact_metadata(body.get("metadata"), session_id=body.get("session_id"), write_origin="explicit")
     with s.store.transaction():
         if ref is not None:
-            earlier = s.store.client_ref(tenant, user, ref)
+            # A concurrent request with the same ref may have landed since the check above.
+            earlier = s.store.receipts.client_ref(tenant, user, ref)
             if earlier is not None:
-                return 200, {"status": "skipped", "reason": "already_ingested", "memory_ids": earlier}
-        if not _admit(s, call, "adds"):
-            return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
-        facts = s.pipeline.extractor.extract(body["text"], explicit=True)
-        source = body.get("source", "api")
-        meta = fact_metadata(body.get("metadata"), session_id=body.get("session_id"), write_origin="explicit")
-        ids = s.pipeline.store_facts(tenant, user, facts, source=source, metadata=meta)
+                return 200, {**already, "memory_ids": earlier}
+        ids = s.pipeline.store_facts(tenant, user, drafts, source=source, metadata=meta)
         if not ids:
             # Every fact already known: answer with the stored one rather than pretend nothing is there.
-            existing = [s.store.find_fact_by_text(tenant, user, fact) for fact in facts]
-            ids = [row["id"] for row in existing if row is not None]
+            existing = [s.store.facts.find_by_text(tenant, user, text) for text in drafts.texts]
+            ids = [row.id for row in existing if row is not None]
         if ref is not None and ids:
-            s.store.record_client_ref(tenant, user, ref, ids)
+            s.store.receipts.record_client_ref(tenant, user, ref, ids)
         if not ids:
             return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
-        first = s.store.get_facts(tenant, user, [ids[0]])[0]
-    return 200, {k: first[k] for k in ("id", "text", "source", "metadata", "created_at")}
-
-
-# SQLite integers are signed 64-bit: a larger id names nothing that could be stored.
-INT64_MAX = 2**63 - 1
-
-
-def _fact_number(value: Any) -> int | None:
-    number = value if isinstance(value, int) else int(value[2:])
-    return number if number <= INT64_MAX else None
+        first = s.store.facts.get(tenant, user, [ids[0]])[0]
+    return 200, {k: wire.fact(first)[k] for k in ("id", "text", "source", "metadata", "created_at")}
 
 
 def forget_memories(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
-    ids = [n for n in (_fact_number(v) for v in call.body["memory_ids"]) if n is not None]
-    deleted = s.store.delete_facts(tenant, user, ids, dry_run=call.body.get("dry_run", False))
-    return 200, {"deleted_ids": [f"m_{n}" for n in deleted]}
+    ids = [n for n in (wire.id_number(v) for v in call.body["memory_ids"]) if n is not None]
+    deleted = s.store.facts.delete(tenant, user, ids, dry_run=call.body.get("dry_run", False))
+    return 200, {"deleted_ids": [wire.memory_id(n) for n in deleted]}
 
 
 # ---- history --------------------------------------------------------------------------------
@@ -209,48 +207,63 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
     if not _admit(s, call, "adds"):
         return 200, {"items": [], "request_ids": [], "status": "skipped"}
     session, source = body["session_id"], body.get("source", "api")
+    extract = body.get("extract", True)
+    turns = [(turn, _role(turn["role"])) for turn in body["turns"]]
+
+    def find(turn: dict[str, Any], role: str) -> Any:
+        return s.store.turns.find(
+            tenant,
+            user,
+            session,
+            idem_key=turn.get("idempotency_key"),
+            seq=turn.get("seq"),
+            role=role,
+            content=turn["content"],
+        )
+
+    def plan(turn: dict[str, Any], role: str) -> TurnPlan:
+        return s.pipeline.plan_turn(
+            text=turn["content"],
+            role=role,
+            speaker=turn.get("idempotency_key"),
+            occurred_at=turn.get("occurred_at"),
+            metadata=body.get("metadata"),
+        )
+
+    # Extraction and embedding happen here, before the unit of work; turns already stored
+    # (a retried append) cost nothing.
+    plans = {
+        i: plan(turn, role)
+        for i, (turn, role) in enumerate(turns)
+        if extract and role in USER_ROLES and find(turn, role) is None
+    }
     items, request_ids = [], []
     with s.store.transaction():
-        for turn in body["turns"]:
-            role = _role(turn["role"])
-            existing = s.store.find_turn(
-                tenant,
-                user,
-                session,
-                idem_key=turn.get("idempotency_key"),
-                seq=turn.get("seq"),
-                role=role,
-                content=turn["content"],
-            )
+        for i, (turn, role) in enumerate(turns):
+            existing = find(turn, role)
             if existing is not None:
-                items.append({**existing, "created": False})
+                items.append({**wire.turn(existing), "created": False})
                 continue
-            stored = s.store.insert_turn(
+            stored = s.store.turns.add(
                 tenant,
                 user,
-                session_id=session,
-                source=source,
-                role=role,
-                content=turn["content"],
-                seq=turn.get("seq"),
-                occurred_at=turn.get("occurred_at"),
-                payload=turn.get("payload"),
-                has_payload="payload" in turn,
-                idem_key=turn.get("idempotency_key"),
-            )
-            items.append({**stored, "created": True})
-            if body.get("extract", True) and role in USER_ROLES:
-                s.pipeline.ingest_turn(
-                    tenant,
-                    user,
-                    text=turn["content"],
-                    role=role,
-                    speaker=turn.get("idempotency_key"),
-                    occurred_at=turn.get("occurred_at"),
-                    source=source,
-                    metadata=body.get("metadata"),
+                NewTurn(
                     session_id=session,
-                    origin=("history", int(stored["id"][2:])),
+                    source=source,
+                    role=role,
+                    content=turn["content"],
+                    seq=turn.get("seq"),
+                    occurred_at=turn.get("occurred_at"),
+                    idem_key=turn.get("idempotency_key"),
+                    payload=turn.get("payload"),
+                    has_payload="payload" in turn,
+                ),
+            )
+            items.append({**wire.turn(stored), "created": True})
+            if extract and role in USER_ROLES:
+                turn_plan = plans.get(i) or plan(turn, role)  # only if it vanished since the check
+                s.pipeline.commit_turn(
+                    tenant, user, turn_plan, source=source, session_id=session, origin=("history", stored.id)
                 )
                 request_ids.append(_request_id())
     return 200, {"items": items, "request_ids": request_ids, "status": "ok"}
@@ -261,94 +274,86 @@ def list_history(s: Services, call: Call) -> tuple[int, Any]:
     if not _admit(s, call, "reads"):
         return 200, {"items": [], "total": 0}
     body = call.body
-    turns, total = s.store.list_turns(
+    turns, total = s.store.turns.page(
         tenant, user, body["session_id"], body.get("source"), body.get("limit", 0)
     )
-    return 200, {"items": [{**t, "created": False} for t in turns], "total": total}
+    return 200, {"items": [{**wire.turn(t), "created": False} for t in turns], "total": total}
 
 
 def delete_history(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     body = call.body
+    asked = [n for n in map(wire.id_number, body["ids"]) if n is not None] if "ids" in body else None
     with s.store.transaction():
-        ids = s.store.turn_ids(
-            tenant,
-            user,
-            session_id=body.get("session_id"),
-            ids=[n for n in (int(i[2:]) for i in body["ids"]) if n <= INT64_MAX] if "ids" in body else None,
-            source=body.get("source"),
+        ids = s.store.turns.ids(
+            tenant, user, session_id=body.get("session_id"), ids=asked, source=body.get("source")
         )
-        deleted = _delete_rows(s, tenant, user, "history", ids, body, s.store.delete_turns)
+        deleted = _delete_rows(s, tenant, user, "history", ids, body, s.store.turns.delete)
     return 200, deleted
 
 
 # ---- state ----------------------------------------------------------------------------------
-def _public(item: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in item.items() if not k.startswith("_")}
-
-
 def put_state(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     body = call.body
     source, namespace, key = body.get("source", "api"), body["namespace"], body["key"]
     value = body["value"]
     text = body["text"] if "text" in body else json.dumps(value, ensure_ascii=False, sort_keys=True)
-    with s.store.transaction():
-        existing = s.store.get_state(tenant, user, source, namespace, key)
-        if existing is not None and existing["value"] == value and existing["text"] == text:
-            return 200, {
-                "item": existing,
-                "created": False,
-                "request_id": None,
-                "deleted_fact_ids": [],
-                "status": "ok",
-            }
-        if not _admit(s, call, "adds"):
-            item = existing or _unsaved_item(s, namespace, key, value, text, source)
-            return 200, {
-                "item": item,
-                "created": False,
-                "request_id": None,
-                "deleted_fact_ids": [],
-                "status": "skipped",
-            }
-        index = body.get("index", True)
-        vector = s.pipeline.embedder.embed([text])[0] if index else None
-        item, created = s.store.upsert_state(
-            tenant,
-            user,
-            source=source,
-            namespace=namespace,
-            key=key,
-            value=value,
-            text=text,
-            indexed=index,
-            vector=vector,
+    existing = s.store.state.get(tenant, user, source, namespace, key)
+    if existing is not None and existing.value == value and existing.text == text:
+        return 200, {
+            "item": wire.state_item(existing),
+            "created": False,
+            "request_id": None,
+            "deleted_fact_ids": [],
+            "status": "ok",
+        }
+    if not _admit(s, call, "adds"):
+        item = (
+            wire.state_item(existing) if existing else _unsaved_item(s, namespace, key, value, text, source)
         )
-        row_id = int(item["id"][2:])
-        deleted: list[int] = []
-        if existing is not None and body.get("replace_derived_facts", False):
-            deleted = s.store.delete_facts(
-                tenant, user, s.store.derived_fact_ids(tenant, user, "state", [row_id])
+        return 200, {
+            "item": item,
+            "created": False,
+            "request_id": None,
+            "deleted_fact_ids": [],
+            "status": "skipped",
+        }
+    index = body.get("index", True)
+    record = NewState(
+        source=source,
+        namespace=namespace,
+        key=key,
+        value=value,
+        text=text,
+        indexed=index,
+        vector=s.pipeline.embedder.embed([text])[0] if index else None,
+    )
+    drafts = s.pipeline.extract(text) if body.get("extract", False) else None
+    deleted: list[int] = []
+    request_id = None
+    with s.store.transaction():
+        row, created = s.store.state.put(tenant, user, record)
+        if not created and body.get("replace_derived_facts", False):
+            deleted = s.store.facts.delete(
+                tenant, user, s.store.facts.derived(tenant, user, "state", [row.id])
             )
-        request_id = None
-        if body.get("extract", False):
-            facts = s.pipeline.extractor.extract(text)
+        if drafts is not None:
             meta = fact_metadata(
                 body.get("metadata"),
                 write_origin="state-extraction",
                 turn_role="user",
-                distilled_from=item["id"],
+                distilled_from=wire.row_id(row.id),
             )
             s.pipeline.store_facts(
-                tenant, user, facts, source=source, metadata=meta, origin=("state", row_id)
+                tenant, user, drafts, source=source, metadata=meta, origin=("state", row.id)
             )
             request_id = _request_id()
     return 200, {
-        "item": item,
+        "item": wire.state_item(row),
         "created": created,
         "request_id": request_id,
-        "deleted_fact_ids": [f"m_{i}" for i in deleted],
+        "deleted_fact_ids": [wire.memory_id(i) for i in deleted],
         "status": "ok",
     }
 
@@ -356,7 +361,7 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
 def _unsaved_item(
     s: Services, namespace: list[str], key: str, value: Any, text: str, source: str
 ) -> dict[str, Any]:
-    now = s.store.now()
+    now = wire.timestamp(s.store.now())
     # Over quota nothing is stored; h_0 marks an item that has no row.
     return {
         "id": "h_0",
@@ -375,7 +380,8 @@ def get_state(s: Services, call: Call) -> tuple[int, Any]:
     if not _admit(s, call, "reads"):
         return 200, {"item": None}
     b = call.body
-    return 200, {"item": s.store.get_state(tenant, user, b.get("source", "api"), b["namespace"], b["key"])}
+    row = s.store.state.get(tenant, user, b.get("source", "api"), b["namespace"], b["key"])
+    return 200, {"item": None if row is None else wire.state_item(row)}
 
 
 def list_state(s: Services, call: Call) -> tuple[int, Any]:
@@ -383,9 +389,9 @@ def list_state(s: Services, call: Call) -> tuple[int, Any]:
     if not _admit(s, call, "reads"):
         return 200, {"items": [], "total": 0}
     b = call.body
-    rows = s.store.state_rows(tenant, user, source=b.get("source", "api"), prefix=b.get("namespace_prefix"))
+    rows = s.store.state.rows(tenant, user, source=b.get("source", "api"), prefix=b.get("namespace_prefix"))
     offset, limit = b.get("offset", 0), b.get("limit", 100)
-    return 200, {"items": rows[offset : offset + limit], "total": len(rows)}
+    return 200, {"items": [wire.state_item(row) for row in rows[offset : offset + limit]], "total": len(rows)}
 
 
 def search_state(s: Services, call: Call) -> tuple[int, Any]:
@@ -393,11 +399,11 @@ def search_state(s: Services, call: Call) -> tuple[int, Any]:
     if not _admit(s, call, "reads"):
         return 200, {"items": [], "total": 0}
     b = call.body
-    rows = s.store.state_rows(
+    rows = s.store.state.rows(
         tenant, user, source=b.get("source", "api"), prefix=b.get("namespace_prefix"), with_vectors=True
     )
     ranked = cosine_rank(s.pipeline.embedder, b["query"], rows)
-    items = [{**_public(item), "score": score} for score, item in ranked[: b.get("limit", 10)]]
+    items = [{**wire.state_item(row), "score": score} for score, row in ranked[: b.get("limit", 10)]]
     return 200, {"items": items, "total": len(ranked)}
 
 
@@ -405,8 +411,8 @@ def delete_state(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     b = call.body
     with s.store.transaction():
-        ids = s.store.state_ids(tenant, user, b.get("source", "api"), b["namespace"], b.get("keys"))
-        deleted = _delete_rows(s, tenant, user, "state", ids, b, s.store.delete_state_rows)
+        ids = s.store.state.ids(tenant, user, b.get("source", "api"), b["namespace"], b.get("keys"))
+        deleted = _delete_rows(s, tenant, user, "state", ids, b, s.store.state.delete)
     return 200, deleted
 
 
@@ -441,12 +447,15 @@ def _delete_rows(
     origin: str,
     ids: list[int],
     body: dict[str, Any],
-    delete: Callable[[list[int]], Any],
+    delete: Callable[[str, str, list[int]], list[int]],
 ) -> dict[str, list[str]]:
     """Delete history turns or state rows (inside the caller's transaction), and with
     ``delete_derived_facts`` the facts extracted from them; the response body both routes share."""
     fact_ids: list[int] = []
     if body.get("delete_derived_facts", False):
-        fact_ids = s.store.delete_facts(tenant, user, s.store.derived_fact_ids(tenant, user, origin, ids))
-    delete(ids)
-    return {"deleted_ids": [f"h_{i}" for i in ids], "deleted_fact_ids": [f"m_{i}" for i in fact_ids]}
+        fact_ids = s.store.facts.delete(tenant, user, s.store.facts.derived(tenant, user, origin, ids))
+    deleted = delete(tenant, user, ids)
+    return {
+        "deleted_ids": [wire.row_id(i) for i in deleted],
+        "deleted_fact_ids": [wire.memory_id(i) for i in fact_ids],
+    }

@@ -53,7 +53,7 @@ class LocalServer:
         self.db_path = Path(db_path)
         self.host = host
         self.port = port
-        unknown = set(options) - set(inspect.signature(create_app).parameters) - {"db_path"}
+        unknown = set(options) - set(inspect.signature(create_app).parameters) - {"db"}
         if unknown or {"keys", "faults", "meter"} & set(options):
             raise TypeError(
                 f"LocalServer got unexpected option(s) {sorted(unknown or set(options) & {'keys', 'faults', 'meter'})}; "

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import numpy as np
+
 from .extract import Extractor, is_low_value
 from .search import Embedder
-from .store import Store, iso
+from .storage import NewFact, Origin, Storage
 
 USER_ROLES = frozenset({"human", "user", "customer", "caller"})
 OTHER_ROLES = frozenset(
@@ -70,41 +72,106 @@ class Outcome:
         return self.processing_status == "completed"
 
 
+@dataclass(frozen=True)
+class Drafts:
+    """Facts extracted and embedded, ready to store: built before any transaction opens."""
+
+    texts: list[str]
+    vectors: np.ndarray
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What ingesting one turn will do, decided and computed outside the transaction."""
+
+    skipped: str | None  # the processing_status of a turn that stores nothing
+    digest: str = ""
+    drafts: Drafts | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
 class Pipeline:
-    def __init__(self, store: Store, extractor: Extractor, embedder: Embedder) -> None:
+    def __init__(self, store: Storage, extractor: Extractor, embedder: Embedder) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
+
+    def drafts(self, facts: list[str]) -> Drafts:
+        vectors = self.embedder.embed(facts) if facts else np.zeros((0, 0), dtype=np.float32)
+        return Drafts(list(facts), vectors)
+
+    def extract(self, text: str, *, explicit: bool = False) -> Drafts:
+        return self.drafts(
+            self.extractor.extract(text, explicit=explicit) if explicit else self.extractor.extract(text)
+        )
 
     def store_facts(
         self,
         tenant: str,
         user_id: str,
-        facts: list[str],
+        drafts: Drafts,
         *,
         source: str,
         metadata: dict[str, Any],
-        origin: tuple[str, int] | None = None,
+        origin: Origin | None = None,
     ) -> list[int]:
         """Stores each fact once per user: a fact the user already has is not stored again."""
-        ids = []
-        vectors = self.embedder.embed(facts) if facts else []
         with self.store.transaction():
-            for fact, vector in zip(facts, vectors, strict=True):
-                if self.store.find_fact_by_text(tenant, user_id, fact) is not None:
+            seen: set[str] = set()
+            new = []
+            for text, vector in zip(drafts.texts, drafts.vectors, strict=True):
+                if text in seen or self.store.facts.find_by_text(tenant, user_id, text) is not None:
                     continue
-                ids.append(
-                    self.store.insert_fact(
-                        tenant,
-                        user_id,
-                        text=fact,
-                        source=source,
-                        metadata=metadata,
-                        vector=vector,
-                        origin=origin,
-                    )
-                )
-        return ids
+                seen.add(text)
+                new.append(NewFact(text=text, source=source, metadata=metadata, vector=vector, origin=origin))
+            return self.store.facts.add(tenant, user_id, new)
+
+    def plan_turn(
+        self,
+        *,
+        text: str,
+        role: str | None,
+        speaker: str | None,
+        occurred_at: str | None,
+        metadata: dict[str, Any] | None,
+    ) -> TurnPlan:
+        meta = metadata or {}
+        is_user, content = resolve_role(role, text, speaker, meta)
+        if not is_user:
+            return TurnPlan("skipped_non_user_turn")
+        if is_low_value(content):
+            return TurnPlan("skipped_low_value")
+        digest = hashlib.sha256(
+            json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
+        ).hexdigest()
+        return TurnPlan(None, digest, self.drafts(self.extractor.extract(content)), meta)
+
+    def commit_turn(
+        self,
+        tenant: str,
+        user_id: str,
+        plan: TurnPlan,
+        *,
+        source: str,
+        session_id: str | None = None,
+        origin: Origin | None = None,
+    ) -> Outcome:
+        """The writes of a planned turn: its replay receipt and its facts, in one unit of work."""
+        if plan.skipped is not None or plan.drafts is None:
+            return Outcome(plan.skipped or "skipped_low_value")
+        with self.store.transaction():
+            since = self.store.clock() - REPLAY_WINDOW
+            if not self.store.receipts.claim_turn(tenant, user_id, plan.digest, since=since):
+                return Outcome("skipped_replay", already_exists=True)
+            tags = fact_metadata(
+                plan.metadata,
+                session_id=session_id,
+                history_id=f"h_{origin[1]}" if origin and origin[0] == "history" else None,
+                write_origin="turn-extraction",
+                turn_role="user",
+            )
+            ids = self.store_facts(tenant, user_id, plan.drafts, source=source, metadata=tags, origin=origin)
+        return Outcome("completed", fact_ids=ids)
 
     def ingest_turn(
         self,
@@ -118,29 +185,9 @@ class Pipeline:
         source: str,
         metadata: dict[str, Any] | None,
         session_id: str | None = None,
-        origin: tuple[str, int] | None = None,
+        origin: Origin | None = None,
     ) -> Outcome:
-        meta = metadata or {}
-        is_user, content = resolve_role(role, text, speaker, meta)
-        if not is_user:
-            return Outcome("skipped_non_user_turn")
-        if is_low_value(content):
-            return Outcome("skipped_low_value")
-        digest = hashlib.sha256(
-            json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
-        ).hexdigest()
-        facts = self.extractor.extract(content)
-        with self.store.transaction():
-            since = iso(self.store.clock() - REPLAY_WINDOW)
-            if self.store.seen_recently(tenant, user_id, digest, since):
-                return Outcome("skipped_replay", already_exists=True)
-            self.store.record_receipt(tenant, user_id, digest)
-            tags = fact_metadata(
-                meta,
-                session_id=session_id,
-                history_id=f"h_{origin[1]}" if origin and origin[0] == "history" else None,
-                write_origin="turn-extraction",
-                turn_role="user",
-            )
-            ids = self.store_facts(tenant, user_id, facts, source=source, metadata=tags, origin=origin)
-        return Outcome("completed", fact_ids=ids)
+        plan = self.plan_turn(
+            text=text, role=role, speaker=speaker, occurred_at=occurred_at, metadata=metadata
+        )
+        return self.commit_turn(tenant, user_id, plan, source=source, session_id=session_id, origin=origin)

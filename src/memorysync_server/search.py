@@ -1,5 +1,6 @@
 """Search: an ``Embedder`` (default: numpy hashed word, concept and character n-grams) combined
-with SQLite FTS5 BM25, strictly per (tenant, user), with per-user vectors cached in memory.
+with the storage's lexical index (BM25), strictly per (tenant, user), with per-user vectors
+cached in memory.
 
 Score = cosine (clipped to [0, 1]) plus a bounded BM25 boost: ``cos + 0.15 * lex * (1 - cos)``
 where ``lex`` is the fact's BM25 relative to the best lexical match, so scores stay in [0, 1]
@@ -13,11 +14,11 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .store import FactsChange, Store
+from .storage import Fact, FactsChange, StateRow, Storage
 
 # A prompt must score at least this to land in recall's `context`. Chosen from the hashed
 # features: one shared content word (or topic) between a short prompt and a short fact gives
@@ -26,8 +27,9 @@ RELEVANCE_THRESHOLD = 0.15
 # Below this a match is hash-collision noise (stray trigrams), not similarity: query and state
 # search leave it out instead of returning every row with a score of 0.003.
 NOISE_FLOOR = 0.05
-# FTS5 ranks every fact matching a term before it can return the best few, so a term found in
-# more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
+# The lexical index ranks every fact matching a term before it can return the best few, so a term
+# found in more of the tenant's facts than this costs far more than its (low) IDF adds: it is left
+# to the vector stage.
 LEXICAL_MAX_DOCS = 2000
 LEXICAL_WEIGHT = 0.15
 
@@ -131,7 +133,7 @@ class HashingEmbedder:
 class FactSearch:
     """Ranks one user's facts against a prompt; keeps each user's matrix in memory until a write."""
 
-    def __init__(self, store: Store, embedder: Embedder, *, max_cached_rows: int = 500_000) -> None:
+    def __init__(self, store: Storage, embedder: Embedder, *, max_cached_rows: int = 500_000) -> None:
         self.max_cached_rows = max_cached_rows
         self.store = store
         self.embedder = embedder
@@ -170,7 +172,7 @@ class FactSearch:
             generation = self._generation.get(key, 0)
         if hit is not None:
             return hit
-        ids, matrix = self.store.fact_vectors(tenant, user_id)
+        ids, matrix = self.store.facts.vectors(tenant, user_id)
         matrix = np.asfortranarray(matrix)
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
@@ -185,13 +187,14 @@ class FactSearch:
                     self._cache.popitem(last=False)
         return ids, matrix
 
-    def _selective_terms(self, prompt: str) -> list[str]:
-        # The FTS index holds exact lower-cased words (unicode61), so these look up exactly.
+    def _selective_terms(self, tenant: str, prompt: str) -> list[str]:
+        # The lexical index holds exact lower-cased words, so these look up exactly.
         words = list(dict.fromkeys(w for w in _FTS_WORD.findall(prompt.lower()) if w not in STOPWORDS))[:32]
-        counts = self.store.term_document_counts(words)
+        counts = self.store.lexical.document_frequencies(tenant, words)
         return [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
 
-    def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[dict[str, Any]]:
+    def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
+        """The user's ``k`` best facts for ``prompt`` with their scores in [0, 1], best first."""
         ids, matrix = self._vectors(tenant, user_id)
         if len(ids) == 0:
             return []
@@ -202,8 +205,8 @@ class FactSearch:
         # column-major, so this reads a few contiguous columns instead of every row).
         active = np.flatnonzero(query)
         scores = np.clip(matrix[:, active] @ query[active], 0.0, 1.0)
-        lexical = self.store.lexical_matches(
-            tenant, user_id, self._selective_terms(prompt), limit=max(50, 4 * k)
+        lexical = self.store.lexical.match(
+            tenant, user_id, self._selective_terms(tenant, prompt), limit=max(50, 4 * k)
         )
         if lexical:
             best = max(b for _, b in lexical) or 1.0
@@ -216,31 +219,29 @@ class FactSearch:
         top = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         top = top[np.lexsort((-ids[top], -scores[top]))]
         top = [int(i) for i in top if scores[i] >= NOISE_FLOOR]
-        facts = self.store.get_facts(tenant, user_id, (int(ids[i]) for i in top))
-        by_id = {fact["id"]: fact for fact in facts}
+        facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
+        by_id = {fact.id: fact for fact in facts}
         out = []
         for i in top:
             fact = by_id.get(int(ids[i]))
             if fact is not None:
-                out.append({**fact, "score": round(float(min(max(scores[i], 0.0), 1.0)), 6)})
+                out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
         return out
 
 
-def cosine_rank(
-    embedder: Embedder, query: str, items: Iterable[dict[str, Any]]
-) -> list[tuple[float, dict[str, Any]]]:
-    """Scores state items (with ``_vector``/``_indexed``) against ``query``; non-indexed items by word overlap."""
+def cosine_rank(embedder: Embedder, query: str, items: Iterable[StateRow]) -> list[tuple[float, StateRow]]:
+    """Scores state rows (read with their vectors) against ``query``; non-indexed rows by word overlap."""
     q = embedder.embed([query])[0]
     words = {stem(w) for w in content_words(query)}
     ranked = []
     for item in items:
-        vector = item.get("_vector")
-        if item.get("_indexed") and vector is not None and vector.shape == q.shape:
+        vector = item.vector
+        if item.indexed and vector is not None and vector.shape == q.shape:
             score = float(np.clip(vector @ q, 0.0, 1.0))
         else:
-            have = {stem(w) for w in content_words(item["text"])}
+            have = {stem(w) for w in content_words(item.text)}
             score = len(words & have) / len(words) if words else 0.0
         if score >= NOISE_FLOOR:
             ranked.append((round(min(score, 1.0), 6), item))
-    ranked.sort(key=lambda pair: (-pair[0], pair[1]["id"]))
+    ranked.sort(key=lambda pair: (-pair[0], pair[1].id))
     return ranked

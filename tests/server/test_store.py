@@ -1,85 +1,137 @@
-"""Storage: WAL, versioned migrations (an old file is upgraded in place), no silent downgrade."""
+"""Storage: WAL, versioned migrations (old files upgrade in place), no silent downgrade, every
+query scoped to (tenant, user), full-text statistics per tenant."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
+from datetime import timedelta
+from pathlib import Path
 
+import httpx
 import numpy as np
 import pytest
 
+from memorysync_server.launcher import LocalServer
 from memorysync_server.search import FactSearch, HashingEmbedder
-from memorysync_server.store import MIGRATIONS, Store
+from memorysync_server.storage import NewFact, NewState, NewTurn, open_storage
+from memorysync_server.storage.migrations import Migration, pending
+from memorysync_server.storage.sqlite import SqliteStorage
+from memorysync_server.storage.sqlite_schema import MIGRATIONS
+
+DATA = Path(__file__).parent / "data"
+EMBEDDER = HashingEmbedder()
+
+
+def fact(text: str, **kw) -> NewFact:
+    return NewFact(text=text, source="chat", metadata={}, vector=EMBEDDER.embed([text])[0], **kw)
 
 
 def test_new_file_is_wal_at_the_latest_version(tmp_path) -> None:
-    store = Store(tmp_path / "s.db")
-    assert store._q("PRAGMA journal_mode")[0][0] == "wal"
-    assert store._q("PRAGMA user_version")[0][0] == len(MIGRATIONS)
+    store = SqliteStorage(tmp_path / "s.db")
+    assert store.schema_version() == len(MIGRATIONS)
     store.close()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
 
 
 def test_a_version_1_file_is_upgraded_and_keeps_its_rows(tmp_path) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    for statement in MIGRATIONS[0].split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    vector = HashingEmbedder().embed(["User plays the cello"])[0]
+    MIGRATIONS[0].apply(conn)
+    vector = EMBEDDER.embed(["User plays the cello"])[0]
     conn.execute(
         "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, vector)"
-        " VALUES ('t', 'u', 'User plays the cello', 'chat', '{}', '2026-01-01T00:00:00Z', ?)",
+        " VALUES ('t', 'u', 'User plays the cello', 'chat', '{}', '2026-01-01T00:00:00.000000Z', ?)",
         (np.asarray(vector, dtype=np.float32).tobytes(),),
     )
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
 
-    store = Store(path)
-    assert store._q("PRAGMA user_version")[0][0] == len(MIGRATIONS)
-    facts, total = store.list_facts("t", "u", 0, 0)
-    assert total == 1 and facts[0]["text"] == "User plays the cello"
+    store = SqliteStorage(path)
+    assert store.schema_version() == len(MIGRATIONS)
+    facts, total = store.facts.page("t", "u", 0, 0)
+    assert total == 1 and facts[0].text == "User plays the cello"
     # The rebuilt full-text index has the old row, scoped to its user.
-    assert [fact_id for fact_id, _ in store.lexical_matches("t", "u", ["cello"], 5)] == [facts[0]["id"]]
-    assert store.lexical_matches("t", "someone-else", ["cello"], 5) == []
-    assert (
-        FactSearch(store, HashingEmbedder()).search("t", "u", "cello", 3)[0]["text"] == "User plays the cello"
-    )
+    assert [fact_id for fact_id, _ in store.lexical.match("t", "u", ["cello"], 5)] == [facts[0].id]
+    assert store.lexical.match("t", "someone-else", ["cello"], 5) == []
+    assert FactSearch(store, EMBEDDER).search("t", "u", "cello", 3)[0][0].text == "User plays the cello"
+    store.close()
+
+
+def _reads(base_url: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, tenant in (("ms_test_a", "t_a"), ("ms_test_b", "t_b")):
+        with httpx.Client(base_url=base_url, headers={"X-API-Key": key}) as c:
+            for user in ("alice", "bob"):
+                k = f"{tenant}/{user}"
+                scope = {"tenant_id": tenant, "user_id": user}
+                out[k + " list"] = c.get(f"/v1/memory/{tenant}/{user}/list").json()
+                out[k + " recall"] = c.post(
+                    "/v1/memory/recall", json={**scope, "prompt": "cello in Oslo, vegan food, dog"}
+                ).json()
+                out[k + " history"] = c.post("/v1/history/list", json={**scope, "session_id": "s1"}).json()
+                out[k + " state"] = c.post("/v1/state/list", json=scope).json()
+                out[k + " search"] = c.post("/v1/state/search", json={**scope, "query": "window seat"}).json()
+    return out
+
+
+def test_a_file_written_by_an_earlier_release_opens_and_answers_as_it_did(tmp_path) -> None:
+    # v3-c80cb34.db was written over HTTP by the server at commit c80cb34 (schema version 3, one
+    # shared full-text table); .reads.json holds what that server answered when reading it back.
+    path = tmp_path / "old.db"
+    shutil.copy(DATA / "v3-c80cb34.db", path)
+    expected = json.loads((DATA / "v3-c80cb34.reads.json").read_text())
+    with LocalServer(path, keys={"ms_test_a": "t_a", "ms_test_b": "t_b"}) as srv:
+        assert _reads(srv.base_url) == expected
+    store = SqliteStorage(path)
+    assert store.schema_version() == len(MIGRATIONS)
+    assert store.lexical.document_frequencies("t_a", ["cello", "vegan"]) == {"cello": 2, "vegan": 2}
     store.close()
 
 
 def test_a_file_from_a_newer_server_is_refused_not_touched(tmp_path) -> None:
     path = tmp_path / "new.db"
-    Store(path).close()
+    SqliteStorage(path).close()
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     conn.commit()
     conn.close()
     with pytest.raises(RuntimeError, match="newer than this memorysync-server"):
-        Store(path)
+        SqliteStorage(path)
+
+
+def test_migration_steps_are_numbered_in_order() -> None:
+    steps = [Migration(1, "one", lambda conn: None), Migration(3, "three", lambda conn: None)]
+    with pytest.raises(RuntimeError, match="expected 2"):
+        pending(steps, 0, "db")
+    assert [m.version for m in pending(MIGRATIONS, 2, "db")] == list(range(3, len(MIGRATIONS) + 1))
 
 
 def test_a_failed_transaction_leaves_nothing_behind(tmp_path) -> None:
-    store = Store(tmp_path / "tx.db")
-    vector = HashingEmbedder().embed(["User is vegan"])[0]
+    store = open_storage(tmp_path / "tx.db")
     with pytest.raises(RuntimeError), store.transaction():
-        store.insert_fact("t", "u", text="User is vegan", source="chat", metadata={}, vector=vector)
+        store.facts.add("t", "u", [fact("User is vegan")])
         raise RuntimeError("boom")
-    assert store.list_facts("t", "u", 0, 0) == ([], 0)
+    assert store.facts.page("t", "u", 0, 0) == ([], 0)
+    # The tenant's full-text table created inside the rolled-back unit is not assumed to exist.
+    store.facts.add("t", "u", [fact("User is vegan")])
+    assert len(store.lexical.match("t", "u", ["vegan"], 5)) == 1
     store.close()
 
 
 def test_the_search_cache_follows_commits_and_ignores_rollbacks(tmp_path) -> None:
-    store = Store(tmp_path / "cache.db")
-    embedder = HashingEmbedder()
-    search = FactSearch(store, embedder)
+    store = open_storage(tmp_path / "cache.db")
+    search = FactSearch(store, EMBEDDER)
 
     def add(text: str) -> int:
-        return store.insert_fact(
-            "t", "u", text=text, source="chat", metadata={}, vector=embedder.embed([text])[0]
-        )
+        return store.facts.add("t", "u", [fact(text)])[0]
 
     def found(prompt: str) -> list[str]:
-        return [fact["text"] for fact in search.search("t", "u", prompt, 5)]
+        return [f.text for f, _ in search.search("t", "u", prompt, 5)]
 
     vegan = add("User is vegan")
     assert found("vegan") == ["User is vegan"]  # the user's matrix is now cached
@@ -89,15 +141,122 @@ def test_the_search_cache_follows_commits_and_ignores_rollbacks(tmp_path) -> Non
         add("User keeps bees")
         raise RuntimeError("boom")
     assert found("bees") == []  # rolled back: never visible, even briefly
-    store.delete_facts("t", "u", [vegan])
+    store.facts.delete("t", "u", [vegan])
     assert found("vegan") == []
     assert found("cello") == ["User plays the cello"]
-    store.bulk_insert_facts(
-        "t", "u", [("User keeps bees", "chat", {}, embedder.embed(["User keeps bees"])[0])]
-    )
+    store.facts.add("t", "u", [fact("User keeps bees"), fact("User rows on Sundays")])
     assert found("bees") == ["User keeps bees"]
     # The cache always equals a fresh read of the store.
-    fresh = FactSearch(store, embedder)
-    for prompt in ("vegan", "cello", "bees"):
-        assert found(prompt) == [f["text"] for f in fresh.search("t", "u", prompt, 5)]
+    fresh = FactSearch(store, EMBEDDER)
+    for prompt in ("vegan", "cello", "bees", "rows"):
+        assert found(prompt) == [f.text for f, _ in fresh.search("t", "u", prompt, 5)]
+    store.close()
+
+
+# ---- scoping: the store itself refuses to touch another user's rows ------------------------------
+def test_deleting_turns_by_id_never_reaches_another_users_turns(tmp_path) -> None:
+    store = open_storage(tmp_path / "scope.db")
+    turn = NewTurn(
+        session_id="s", source="api", role="user", content="hi", seq=1, occurred_at=None, idem_key=None
+    )
+    bobs = store.turns.add("t", "bob", turn)
+    other_tenant = store.turns.add("t2", "alice", turn)
+    assert store.turns.delete("t", "alice", [bobs.id, other_tenant.id]) == []
+    assert store.turns.page("t", "bob", "s", None, 0)[1] == 1
+    assert store.turns.page("t2", "alice", "s", None, 0)[1] == 1
+    assert store.turns.delete("t", "bob", [bobs.id]) == [bobs.id]
+    assert store.turns.page("t", "bob", "s", None, 0)[1] == 0
+    store.close()
+
+
+def test_deleting_state_rows_by_id_never_reaches_another_users_rows(tmp_path) -> None:
+    store = open_storage(tmp_path / "scope.db")
+    record = NewState(
+        source="api", namespace=["n"], key="k", value={"v": 1}, text="v", indexed=False, vector=None
+    )
+    bobs, _ = store.state.put("t", "bob", record)
+    assert store.state.delete("t", "alice", [bobs.id]) == []
+    assert store.state.delete("t2", "bob", [bobs.id]) == []
+    assert store.state.get("t", "bob", "api", ["n"], "k") is not None
+    assert store.state.delete("t", "bob", [bobs.id]) == [bobs.id]
+    assert store.state.get("t", "bob", "api", ["n"], "k") is None
+    store.close()
+
+
+def test_fact_reads_and_deletes_are_scoped_to_the_user(tmp_path) -> None:
+    store = open_storage(tmp_path / "scope.db")
+    [bobs] = store.facts.add("t", "bob", [fact("User plays the cello", origin=("state", 7))])
+    assert store.facts.get("t", "alice", [bobs]) == []
+    assert store.facts.derived("t", "alice", "state", [7]) == []
+    assert store.facts.delete("t", "alice", [bobs]) == []
+    assert store.facts.delete("t2", "bob", [bobs]) == []
+    assert store.lexical.match("t", "alice", ["cello"], 5) == []
+    assert [f.text for f in store.facts.get("t", "bob", [bobs])] == ["User plays the cello"]
+    store.close()
+
+
+# ---- full-text statistics per tenant ---------------------------------------------------------------
+def test_term_statistics_are_counted_per_tenant(tmp_path) -> None:
+    store = open_storage(tmp_path / "stats.db")
+    store.facts.add("a", "u", [fact(f"User owns cello number {i}") for i in range(5)])
+    store.facts.add("b", "u", [fact("User plays the cello")])
+    assert store.lexical.document_frequencies("a", ["cello"]) == {"cello": 5}
+    assert store.lexical.document_frequencies("b", ["cello", "absent"]) == {"cello": 1}
+    assert store.lexical.document_frequencies("nobody", ["cello"]) == {}
+    store.close()
+
+
+def test_one_tenants_data_does_not_change_another_tenants_ranking(tmp_path) -> None:
+    keys = {"ms_test_a": "t_a", "ms_test_b": "t_b"}
+    with LocalServer(tmp_path / "m.db", keys=keys) as srv:
+        a = httpx.Client(base_url=srv.base_url, headers={"X-API-Key": "ms_test_a", "X-End-User-ID": "u"})
+        b = httpx.Client(base_url=srv.base_url, headers={"X-API-Key": "ms_test_b", "X-End-User-ID": "u"})
+        for text in ("User plays the cello in a string quartet", "User's quartet rehearses on Mondays"):
+            assert b.post("/memory/add", json={"text": text}).status_code == 200
+
+        def b_scores() -> list[tuple[str, float]]:
+            body = {"tenant_id": "t_b", "user_id": "u", "prompt": "cello quartet", "k": 5}
+            return [(m["text"], m["score"]) for m in b.post("/v1/memory/query", json=body).json()["memories"]]
+
+        before = b_scores()
+        assert len(before) == 2
+        # Tenant A fills its own memory with one of the query's words.
+        for i in range(30):
+            r = a.post("/memory/add", json={"text": f"User tuned cello number {i} today"})
+            assert r.status_code == 200
+        assert b_scores() == before
+        a.close()
+        b.close()
+
+
+# ---- receipts and settings --------------------------------------------------------------------------
+def test_replay_receipts_claim_once_per_window(tmp_path) -> None:
+    store = open_storage(tmp_path / "r.db")
+    now = store.now()
+    assert store.receipts.claim_turn("t", "u", "d", since=now - timedelta(days=30))
+    assert not store.receipts.claim_turn("t", "u", "d", since=now - timedelta(days=30))
+    assert store.receipts.claim_turn("t", "other", "d", since=now - timedelta(days=30))
+    # Past the window the same digest is new again.
+    assert store.receipts.claim_turn("t", "u", "d", since=store.now() + timedelta(seconds=1))
+    store.close()
+
+
+def test_a_client_ref_keeps_the_first_ids(tmp_path) -> None:
+    store = open_storage(tmp_path / "r.db")
+    assert store.receipts.client_ref("t", "u", "ref") is None
+    assert store.receipts.record_client_ref("t", "u", "ref", [3, 4]) == [3, 4]
+    assert store.receipts.record_client_ref("t", "u", "ref", [9]) == [3, 4]
+    assert store.receipts.client_ref("t", "u", "ref") == [3, 4]
+    assert store.receipts.client_ref("t", "other", "ref") is None
+    store.close()
+
+
+def test_settings_persist_with_the_database(tmp_path) -> None:
+    store = open_storage(tmp_path / "k.db")
+    assert store.settings.get("dev_api_key") is None
+    store.settings.put("dev_api_key", "ms_test_1")
+    store.settings.put("dev_api_key", "ms_test_2")
+    store.close()
+    store = open_storage(tmp_path / "k.db")
+    assert store.settings.get("dev_api_key") == "ms_test_2"
     store.close()

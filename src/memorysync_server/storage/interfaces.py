@@ -1,0 +1,319 @@
+"""What the server needs from a database, engine-neutral.
+
+Every method takes the (tenant, user) it acts for and never reads, changes or deletes another
+user's rows. Ids are plain ints and times are aware UTC datetimes: the ``m_<n>``/``h_<n>`` and
+ISO-8601 forms of the wire belong to the handlers. Vectors are float32 rows of any width.
+
+Writes run inside :meth:`Storage.transaction` (a call outside one is its own transaction).
+Expensive work — extraction, embedding, JSON encoding — happens before the transaction opens,
+so a unit of work only writes and holds the engine's lock for as little as possible.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+import numpy as np
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# What a derived fact came from: ("history", turn id) or ("state", state row id).
+Origin = tuple[str, int]
+
+
+def encode_json(value: Any) -> str:
+    """The stored form of free-form JSON (state values, payloads, metadata); deterministic."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+# ---- rows ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Fact:
+    id: int
+    text: str
+    source: str
+    metadata: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """A fact ready to write: its vector is computed before the transaction opens."""
+
+    text: str
+    source: str
+    metadata: dict[str, Any]
+    vector: np.ndarray
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: int
+    session_id: str
+    role: str
+    content: str
+    seq: int | None
+    occurred_at: str | None  # as the client sent it
+    payload: Any
+    source: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    session_id: str
+    source: str
+    role: str
+    content: str
+    seq: int | None
+    occurred_at: str | None
+    idem_key: str | None
+    payload: Any = None
+    has_payload: bool = False
+    # Encoded when this is built (outside any lock); None when the turn has no payload at all.
+    payload_json: str | None = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "payload_json", json.dumps(self.payload) if self.has_payload else None)
+
+
+@dataclass(frozen=True)
+class StateRow:
+    id: int
+    namespace: list[str]
+    key: str
+    value: Any
+    text: str
+    source: str
+    created_at: datetime
+    updated_at: datetime
+    indexed: bool = False
+    vector: np.ndarray | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class NewState:
+    """A state record ready to write; ``value_json`` is encoded when this is built (outside any lock)."""
+
+    source: str
+    namespace: list[str]
+    key: str
+    value: Any
+    text: str
+    indexed: bool
+    vector: np.ndarray | None
+    value_json: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value_json", encode_json(self.value))
+
+
+@dataclass(frozen=True)
+class FactsChange:
+    """What changed in one user's facts: rows added (ids ascending, with their vectors) and/or
+    removed. Neither given means "unknown": drop whatever is cached for this user."""
+
+    tenant: str
+    user_id: str
+    added_ids: list[int] | None = None
+    added_vectors: np.ndarray | None = None
+    removed_ids: list[int] | None = None
+
+    @property
+    def unknown(self) -> bool:
+        return self.added_ids is None and self.removed_ids is None
+
+
+FactsListener = Callable[[FactsChange], None]
+
+
+# ---- the parts ---------------------------------------------------------------------------------
+class FactStore(Protocol):
+    def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
+        """Insert every fact (no de-duplication here); their ids, in order."""
+        ...
+
+    def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None: ...
+
+    def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        """The facts among ``ids`` that exist, in the order asked."""
+        ...
+
+    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
+        """Newest first; ``limit`` 0 means all. Returns (page, total)."""
+        ...
+
+    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """(ids ascending as int64, float32 matrix with one row per id) of the user's facts."""
+        ...
+
+    def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
+        """Delete the user's facts among ``ids``; the ids that existed, ascending."""
+        ...
+
+    def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
+        """Ids of the facts extracted from these history turns / state rows."""
+        ...
+
+    def count(self, tenant: str) -> int: ...
+
+
+class LexicalIndex(Protocol):
+    """Full-text matching over facts. Corpus statistics are per tenant: one tenant's data never
+    changes how another tenant's facts rank."""
+
+    def document_frequencies(self, tenant: str, terms: Sequence[str]) -> dict[str, int]:
+        """How many of the tenant's facts contain each exact (lower-cased) word."""
+        ...
+
+    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """(fact id, relevance) of the user's facts holding any term, best first; relevance > 0."""
+        ...
+
+
+class TurnStore(Protocol):
+    def find(
+        self,
+        tenant: str,
+        user_id: str,
+        session_id: str,
+        *,
+        idem_key: str | None,
+        seq: int | None,
+        role: str,
+        content: str,
+    ) -> Turn | None:
+        """The stored turn this one repeats: same idempotency key, else same (seq, role, content)."""
+        ...
+
+    def add(self, tenant: str, user_id: str, turn: NewTurn) -> Turn: ...
+
+    def page(
+        self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
+    ) -> tuple[list[Turn], int]:
+        """In seq order (turns without seq last, then by id); ``limit`` 0 means all."""
+        ...
+
+    def ids(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        session_id: str | None,
+        ids: Sequence[int] | None,
+        source: str | None,
+    ) -> list[int]: ...
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        """Delete the user's turns among ``ids``; the ids that existed, ascending."""
+        ...
+
+
+class StateStore(Protocol):
+    def get(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
+    ) -> StateRow | None: ...
+
+    def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
+        """Insert or replace one record; (row, created)."""
+        ...
+
+    def rows(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        source: str,
+        prefix: Sequence[str] | None,
+        with_vectors: bool = False,
+    ) -> list[StateRow]:
+        """Every record under ``prefix`` (segment-wise), most recently updated first."""
+        ...
+
+    def ids(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
+    ) -> list[int]: ...
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        """Delete the user's records among ``ids``; the ids that existed, ascending."""
+        ...
+
+
+class ReceiptStore(Protocol):
+    """Replay receipts (one per turn digest) and ``client_ref`` receipts of /memory/add."""
+
+    def claim_turn(self, tenant: str, user_id: str, digest: str, *, since: datetime) -> bool:
+        """True (and the receipt is stamped now) unless this digest was seen at or after ``since``."""
+        ...
+
+    def client_ref(self, tenant: str, user_id: str, ref: str) -> list[int] | None: ...
+
+    def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
+        """Remember ``ids`` for ``ref``; if the ref is already recorded, keep and return the first ids."""
+        ...
+
+
+class SettingStore(Protocol):
+    """Named server settings kept with the data (e.g. a development API key); not tenant data."""
+
+    def get(self, name: str) -> str | None: ...
+
+    def put(self, name: str, value: str) -> None: ...
+
+
+class Storage(Protocol):
+    """One database: its parts, the unit of work, and change notifications for caches."""
+
+    clock: Clock
+    facts: FactStore
+    lexical: LexicalIndex
+    turns: TurnStore
+    state: StateStore
+    receipts: ReceiptStore
+    settings: SettingStore
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One atomic unit; nested calls join the outer one."""
+        ...
+
+    def now(self) -> datetime: ...
+
+    def on_facts_changed(self, listener: FactsListener) -> None:
+        """``listener(change)`` after each committed change to a user's facts."""
+        ...
+
+    def close(self) -> None: ...
+
+
+__all__ = [
+    "Clock",
+    "Fact",
+    "FactStore",
+    "FactsChange",
+    "FactsListener",
+    "LexicalIndex",
+    "NewFact",
+    "NewState",
+    "NewTurn",
+    "Origin",
+    "ReceiptStore",
+    "SettingStore",
+    "StateRow",
+    "StateStore",
+    "Storage",
+    "Turn",
+    "TurnStore",
+    "encode_json",
+    "utc_now",
+]

@@ -1,0 +1,690 @@
+"""The SQLite engine: one file, WAL, one writer at a time, readers that never wait for it.
+
+Writes go through one connection guarded by a re-entrant lock; a unit of work holds it from
+``BEGIN IMMEDIATE`` to ``COMMIT`` and does nothing else while holding it (callers prepare
+vectors and encoded values first). Reads outside a unit of work use a connection of their own
+thread and see the last committed state, so a recall never queues behind another tenant's write.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .interfaces import (
+    Clock,
+    Fact,
+    FactsChange,
+    FactsListener,
+    NewFact,
+    NewState,
+    NewTurn,
+    StateRow,
+    Turn,
+    utc_now,
+)
+from .migrations import pending
+from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
+
+
+def _text_time(moment: datetime) -> str:
+    # Fixed width (microseconds, Z), as every release wrote: the text sorts chronologically.
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+class _Db:
+    """Connections, the writer's lock and the unit of work, shared by the parts below."""
+
+    def __init__(self, path: str, clock: Clock) -> None:
+        self.path = path
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.depth = 0
+        self.owner: int | None = None
+        self.conn = self._connect()
+        self.listeners: list[FactsListener] = []
+        self.pending: list[FactsChange] = []
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self.lexical_tables: set[str] = set()
+        with self.lock:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        for step in pending(MIGRATIONS, version, self.path):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                step.apply(self.conn)
+                self.conn.execute(f"PRAGMA user_version = {int(step.version)}")
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+
+    # ---- unit of work ---------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.lock:
+            if self.depth:
+                self.depth += 1
+                try:
+                    yield
+                finally:
+                    self.depth -= 1
+                return
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.depth, self.owner = 1, threading.get_ident()
+            try:
+                yield
+            except BaseException:
+                self.depth, self.owner = 0, None
+                self.conn.execute("ROLLBACK")
+                self._settle(committed=False)
+                raise
+            self.depth, self.owner = 0, None
+            self.conn.execute("COMMIT")
+            self._settle(committed=True)
+
+    def facts_changed(self, change: FactsChange) -> None:
+        # Inside a transaction the change is announced only once it is committed; a rollback
+        # announces "unknown" instead, so no cache ever holds rows that were never stored.
+        with self.lock:
+            if self.depth:
+                self.pending.append(change)
+                return
+            for listener in self.listeners:
+                listener(change)
+
+    def _settle(self, committed: bool) -> None:
+        pending_changes, self.pending = self.pending, []
+        if not committed:
+            users = dict.fromkeys((c.tenant, c.user_id) for c in pending_changes)
+            pending_changes = [FactsChange(t, u) for t, u in users]
+        for change in pending_changes:
+            for listener in self.listeners:
+                listener(change)
+
+    # ---- statements -------------------------------------------------------------------------
+    def write(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
+        with self.lock:
+            return self.conn.execute(sql, tuple(params))
+
+    def _reader(self) -> sqlite3.Connection:
+        reader = getattr(self._local, "conn", None)
+        if reader is None:
+            reader = self._connect()
+            reader.execute("PRAGMA query_only=1")
+            self._local.conn = reader
+            with self._readers_lock:
+                self._readers.append(reader)
+        return reader
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection for a consistent read: the writer's own inside this thread's unit of
+        work (it must see its uncommitted rows), otherwise this thread's reader in a snapshot."""
+        if self.depth and self.owner == threading.get_ident():
+            with self.lock:
+                yield self.conn
+            return
+        reader = self._reader()
+        reader.execute("BEGIN")
+        try:
+            yield reader
+        finally:
+            reader.execute("COMMIT")
+
+    def read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        with self.reading() as conn:
+            return conn.execute(sql, tuple(params)).fetchall()
+
+    def now_text(self) -> str:
+        return _text_time(self.clock())
+
+    def tenant_table(self, tenant: str, *, create: bool) -> str | None:
+        """The tenant's full-text table; created (inside the current unit of work) when asked.
+        Only names read back as committed are cached, so a rolled-back creation is never assumed."""
+        name = lexical_table(tenant)
+        if name in self.lexical_tables:
+            return name
+        if self.read("SELECT 1 FROM lexical_tables WHERE tenant = ?", (tenant,)):
+            self.lexical_tables.add(name)
+            return name
+        if not create:
+            return None
+        with self.lock:
+            return create_lexical_table(self.conn, tenant)
+
+
+# ---- facts ------------------------------------------------------------------------------------
+def _fact(row: sqlite3.Row) -> Fact:
+    return Fact(
+        id=int(row["id"]),
+        text=row["text"],
+        source=row["source"],
+        metadata=json.loads(row["metadata"]),
+        created_at=_time(row["created_at"]),
+    )
+
+
+class SqliteFacts:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
+        if not facts:
+            return []
+        scope = scope_token(tenant, user_id)
+        rows = [
+            (
+                tenant,
+                user_id,
+                f.text,
+                f.source,
+                json.dumps(f.metadata, ensure_ascii=False),
+                f.origin[0] if f.origin else None,
+                f.origin[1] if f.origin else None,
+                _blob(f.vector),
+            )
+            for f in facts
+        ]
+        ids = []
+        with self._db.transaction():
+            table = self._db.tenant_table(tenant, create=True)
+            now = self._db.now_text()
+            for row in rows:
+                cur = self._db.write(
+                    "INSERT INTO facts (tenant, user_id, text, source, metadata, origin_kind, origin_id,"
+                    " vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*row, now),
+                )
+                fact_id = int(cur.lastrowid or 0)
+                self._db.write(
+                    f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)", (fact_id, scope, row[2])
+                )
+                ids.append(fact_id)
+            vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
+            self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors))
+        return ids
+
+    def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
+        rows = self._db.read(
+            "SELECT * FROM facts WHERE tenant = ? AND user_id = ? AND text = ? ORDER BY id LIMIT 1",
+            (tenant, user_id, text),
+        )
+        return _fact(rows[0]) if rows else None
+
+    def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        ids = list(ids)
+        if not ids:
+            return []
+        rows = self._db.read(
+            f"SELECT * FROM facts WHERE tenant = ? AND user_id = ? AND id IN ({_marks(ids)})",
+            (tenant, user_id, *ids),
+        )
+        by_id = {row["id"]: _fact(row) for row in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
+        with self._db.reading() as conn:
+            total = conn.execute(
+                "SELECT COUNT(*) FROM facts WHERE tenant = ? AND user_id = ?", (tenant, user_id)
+            ).fetchone()[0]
+            rows = conn.execute(
+                "SELECT * FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+                (tenant, user_id, limit if limit > 0 else -1, offset),
+            ).fetchall()
+        return [_fact(row) for row in rows], int(total)
+
+    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._db.read(
+            "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id", (tenant, user_id)
+        )
+        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, 0), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+        return ids, matrix
+
+    def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        with self._db.transaction():
+            found = [
+                row[0]
+                for row in self._db.read(
+                    f"SELECT id FROM facts WHERE tenant = ? AND user_id = ? AND id IN ({_marks(ids)}) ORDER BY id",
+                    (tenant, user_id, *ids),
+                )
+            ]
+            if found and not dry_run:
+                table = self._db.tenant_table(tenant, create=True)
+                self._db.write(
+                    f"DELETE FROM facts WHERE tenant = ? AND user_id = ? AND id IN ({_marks(found)})",
+                    (tenant, user_id, *found),
+                )
+                self._db.write(f"DELETE FROM {table} WHERE rowid IN ({_marks(found)})", found)
+                self._db.facts_changed(FactsChange(tenant, user_id, removed_ids=found))
+        return found
+
+    def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
+        origin_ids = list(origin_ids)
+        if not origin_ids:
+            return []
+        return [
+            row[0]
+            for row in self._db.read(
+                f"SELECT id FROM facts WHERE tenant = ? AND user_id = ? AND origin_kind = ?"
+                f" AND origin_id IN ({_marks(origin_ids)}) ORDER BY id",
+                (tenant, user_id, kind, *origin_ids),
+            )
+        ]
+
+    def count(self, tenant: str) -> int:
+        return int(self._db.read("SELECT COUNT(*) FROM facts WHERE tenant = ?", (tenant,))[0][0])
+
+
+class SqliteLexical:
+    """FTS5, one table per tenant: bm25's IDF and the document counts see that tenant only."""
+
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def document_frequencies(self, tenant: str, terms: Sequence[str]) -> dict[str, int]:
+        table = self._db.tenant_table(tenant, create=False)
+        if not terms or table is None:
+            return {}
+        rows = self._db.read(f"SELECT term, doc FROM {table}_vocab WHERE term IN ({_marks(terms)})", terms)
+        return {row[0]: int(row[1]) for row in rows}
+
+    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        table = self._db.tenant_table(tenant, create=False)
+        if not terms or table is None:
+            return []
+        quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        query = f'scope : "{scope_token(tenant, user_id)}" AND text : ({quoted})'
+        try:
+            # FTS5's bm25() is negative, lower is better; relevance here is positive, higher better.
+            rows = self._db.read(
+                f"SELECT rowid, -bm25({table}, 0.0, 1.0) FROM {table} WHERE {table} MATCH ?"
+                f" ORDER BY bm25({table}, 0.0, 1.0) LIMIT ?",
+                (query, limit),
+            )
+        except sqlite3.OperationalError:
+            return []
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+
+# ---- history ----------------------------------------------------------------------------------
+def _turn(row: sqlite3.Row) -> Turn:
+    return Turn(
+        id=int(row["id"]),
+        session_id=row["session_id"],
+        role=row["role"],
+        content=row["content"],
+        seq=row["seq"],
+        occurred_at=row["occurred_at"],
+        payload=None if row["payload"] is None else json.loads(row["payload"]),
+        source=row["source"],
+        created_at=_time(row["created_at"]),
+    )
+
+
+def _new_row_id(db: _Db, kind: str) -> int:
+    # History turns and state records share one id sequence (both are h_<n> on the wire).
+    return int(db.write("INSERT INTO row_ids (kind) VALUES (?)", (kind,)).lastrowid or 0)
+
+
+class SqliteTurns:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def find(
+        self,
+        tenant: str,
+        user_id: str,
+        session_id: str,
+        *,
+        idem_key: str | None,
+        seq: int | None,
+        role: str,
+        content: str,
+    ) -> Turn | None:
+        if idem_key is not None:
+            rows = self._db.read(
+                "SELECT * FROM history WHERE tenant = ? AND user_id = ? AND session_id = ? AND idem_key = ? LIMIT 1",
+                (tenant, user_id, session_id, idem_key),
+            )
+            if rows:
+                return _turn(rows[0])
+        if seq is not None:
+            rows = self._db.read(
+                "SELECT * FROM history WHERE tenant = ? AND user_id = ? AND session_id = ? AND seq = ?"
+                " AND role = ? AND content = ? LIMIT 1",
+                (tenant, user_id, session_id, seq, role, content),
+            )
+            if rows:
+                return _turn(rows[0])
+        return None
+
+    def add(self, tenant: str, user_id: str, turn: NewTurn) -> Turn:
+        with self._db.transaction():
+            row_id = _new_row_id(self._db, "history")
+            self._db.write(
+                "INSERT INTO history (id, tenant, user_id, session_id, source, role, content, seq, occurred_at,"
+                " payload, idem_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row_id,
+                    tenant,
+                    user_id,
+                    turn.session_id,
+                    turn.source,
+                    turn.role,
+                    turn.content,
+                    turn.seq,
+                    turn.occurred_at,
+                    turn.payload_json,
+                    turn.idem_key,
+                    self._db.now_text(),
+                ),
+            )
+            row = self._db.read("SELECT * FROM history WHERE id = ?", (row_id,))[0]
+        return _turn(row)
+
+    def page(
+        self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
+    ) -> tuple[list[Turn], int]:
+        where = "tenant = ? AND user_id = ? AND session_id = ?"
+        params: list[Any] = [tenant, user_id, session_id]
+        if source is not None:
+            where += " AND source = ?"
+            params.append(source)
+        with self._db.reading() as conn:
+            total = conn.execute(f"SELECT COUNT(*) FROM history WHERE {where}", params).fetchone()[0]
+            rows = conn.execute(
+                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL, seq, id LIMIT ?",
+                (*params, limit if limit > 0 else -1),
+            ).fetchall()
+        return [_turn(row) for row in rows], int(total)
+
+    def ids(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        session_id: str | None,
+        ids: Sequence[int] | None,
+        source: str | None,
+    ) -> list[int]:
+        where = "tenant = ? AND user_id = ?"
+        params: list[Any] = [tenant, user_id]
+        if session_id is not None:
+            where += " AND session_id = ?"
+            params.append(session_id)
+        if ids is not None:
+            if not ids:
+                return []
+            where += f" AND id IN ({_marks(ids)})"
+            params.extend(ids)
+        if source is not None:
+            where += " AND source = ?"
+            params.append(source)
+        return [row[0] for row in self._db.read(f"SELECT id FROM history WHERE {where} ORDER BY id", params)]
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        return _delete_rows(self._db, "history", tenant, user_id, ids)
+
+
+def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+    ids = list(dict.fromkeys(ids))
+    if not ids:
+        return []
+    scope = (tenant, user_id, *ids)
+    with db.transaction():
+        where = f"tenant = ? AND user_id = ? AND id IN ({_marks(ids)})"
+        found = [row[0] for row in db.read(f"SELECT id FROM {table} WHERE {where} ORDER BY id", scope)]
+        db.write(f"DELETE FROM {table} WHERE {where}", scope)
+    return found
+
+
+# ---- state ------------------------------------------------------------------------------------
+def _state(row: sqlite3.Row, *, with_vector: bool = False) -> StateRow:
+    vector = None
+    if with_vector and row["vector"] is not None:
+        vector = np.frombuffer(row["vector"], dtype=np.float32)
+    return StateRow(
+        id=int(row["id"]),
+        namespace=json.loads(row["namespace"]),
+        key=row["key"],
+        value=json.loads(row["value"]),
+        text=row["text"],
+        source=row["source"],
+        created_at=_time(row["created_at"]),
+        updated_at=_time(row["updated_at"]),
+        indexed=bool(row["indexed"]),
+        vector=vector,
+    )
+
+
+class SqliteState:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def get(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
+    ) -> StateRow | None:
+        rows = self._db.read(
+            "SELECT * FROM state WHERE tenant = ? AND user_id = ? AND source = ? AND ns_path = ? AND key = ?",
+            (tenant, user_id, source, ns_path(namespace), key),
+        )
+        return _state(rows[0]) if rows else None
+
+    def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
+        path = ns_path(record.namespace)
+        namespace_json = json.dumps(record.namespace, ensure_ascii=False)
+        vector = _blob(record.vector)
+        with self._db.transaction():
+            found = self._db.read(
+                "SELECT id FROM state WHERE tenant = ? AND user_id = ? AND source = ? AND ns_path = ? AND key = ?",
+                (tenant, user_id, record.source, path, record.key),
+            )
+            now = self._db.now_text()
+            if not found:
+                row_id = _new_row_id(self._db, "state")
+                self._db.write(
+                    "INSERT INTO state (id, tenant, user_id, source, namespace, ns_path, key, value, text, indexed,"
+                    " vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        row_id,
+                        tenant,
+                        user_id,
+                        record.source,
+                        namespace_json,
+                        path,
+                        record.key,
+                        record.value_json,
+                        record.text,
+                        int(record.indexed),
+                        vector,
+                        now,
+                        now,
+                    ),
+                )
+            else:
+                row_id = int(found[0][0])
+                self._db.write(
+                    "UPDATE state SET value = ?, text = ?, indexed = ?, vector = ?, updated_at = ?"
+                    " WHERE tenant = ? AND user_id = ? AND id = ?",
+                    (
+                        record.value_json,
+                        record.text,
+                        int(record.indexed),
+                        vector,
+                        now,
+                        tenant,
+                        user_id,
+                        row_id,
+                    ),
+                )
+            row = self._db.read("SELECT * FROM state WHERE id = ?", (row_id,))[0]
+        return _state(row), not found
+
+    def rows(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        source: str,
+        prefix: Sequence[str] | None,
+        with_vectors: bool = False,
+    ) -> list[StateRow]:
+        where = "tenant = ? AND user_id = ? AND source = ?"
+        params: list[Any] = [tenant, user_id, source]
+        if prefix:
+            p = ns_path(prefix)
+            where += " AND substr(ns_path, 1, ?) = ?"
+            params.extend([len(p), p])
+        rows = self._db.read(f"SELECT * FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params)
+        return [_state(row, with_vector=with_vectors) for row in rows]
+
+    def ids(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
+    ) -> list[int]:
+        where = "tenant = ? AND user_id = ? AND source = ? AND ns_path = ?"
+        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
+        if keys is not None:
+            if not keys:
+                return []
+            where += f" AND key IN ({_marks(keys)})"
+            params.extend(keys)
+        return [row[0] for row in self._db.read(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        return _delete_rows(self._db, "state", tenant, user_id, ids)
+
+
+# ---- receipts and settings ------------------------------------------------------------------------
+class SqliteReceipts:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def claim_turn(self, tenant: str, user_id: str, digest: str, *, since: datetime) -> bool:
+        with self._db.transaction():
+            rows = self._db.read(
+                "SELECT seen_at FROM receipts WHERE tenant = ? AND user_id = ? AND digest = ?",
+                (tenant, user_id, digest),
+            )
+            if rows and _time(rows[0][0]) >= since:
+                return False
+            self._db.write(
+                "INSERT INTO receipts (tenant, user_id, digest, seen_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (tenant, user_id, digest) DO UPDATE SET seen_at = excluded.seen_at",
+                (tenant, user_id, digest, self._db.now_text()),
+            )
+        return True
+
+    def client_ref(self, tenant: str, user_id: str, ref: str) -> list[int] | None:
+        rows = self._db.read(
+            "SELECT memory_ids FROM client_refs WHERE tenant = ? AND user_id = ? AND ref = ?",
+            (tenant, user_id, ref),
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
+        with self._db.transaction():
+            self._db.write(
+                "INSERT INTO client_refs (tenant, user_id, ref, memory_ids, created_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (tenant, user_id, ref) DO NOTHING",
+                (tenant, user_id, ref, json.dumps(list(ids)), self._db.now_text()),
+            )
+            stored = self.client_ref(tenant, user_id, ref)
+        return list(ids) if stored is None else stored
+
+
+class SqliteSettings:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def get(self, name: str) -> str | None:
+        rows = self._db.read("SELECT value FROM settings WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
+    def put(self, name: str, value: str) -> None:
+        with self._db.transaction():
+            self._db.write(
+                "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (name, value, self._db.now_text()),
+            )
+
+
+class SqliteStorage:
+    """:class:`~.interfaces.Storage` over one SQLite file (created and migrated on open)."""
+
+    def __init__(self, path: str | Path, *, clock: Clock = utc_now) -> None:
+        self.path = str(path)
+        self.clock = clock
+        self._db = _Db(self.path, clock)
+        self.facts = SqliteFacts(self._db)
+        self.lexical = SqliteLexical(self._db)
+        self.turns = SqliteTurns(self._db)
+        self.state = SqliteState(self._db)
+        self.receipts = SqliteReceipts(self._db)
+        self.settings = SqliteSettings(self._db)
+
+    def transaction(self) -> Any:
+        return self._db.transaction()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def on_facts_changed(self, listener: FactsListener) -> None:
+        self._db.listeners.append(listener)
+
+    def schema_version(self) -> int:
+        return int(self._db.read("PRAGMA user_version")[0][0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteStorage({self.path!r})"
