@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,12 @@ class MemorySyncApp:
         if "x-project-id" in headers:
             check_project(key, headers["x-project-id"])
         call = Call(key=key, body=_integral(body), path=path, query=values["query"], headers=values["header"])
-        status, payload = await run_in_threadpool(HANDLERS[op.operation_id], self.services, call)
+        # The handler and the encoding of its answer run on a worker thread: the event loop,
+        # which every request shares, never waits for one request's work.
+        return await run_in_threadpool(self._answer, op.operation_id, call)
+
+    def _answer(self, operation_id: str, call: Call) -> Response:
+        status, payload = HANDLERS[operation_id](self.services, call)
         return JSONResponse(payload, status_code=status)
 
     async def _body(self, op: Operation, request: Request, errors: list[dict[str, Any]]) -> Any:
@@ -147,6 +153,13 @@ class MemorySyncApp:
             return None
         require_json(request.headers.get("content-type"))
         raw = await self._read_capped(request)
+        if len(raw) < _PARSE_INLINE_BYTES:
+            return self._parse(op, raw, errors)
+        # Parsing and validating a large body takes milliseconds: off the shared event loop.
+        return await run_in_threadpool(self._parse, op, raw, errors)
+
+    def _parse(self, op: Operation, raw: bytes, errors: list[dict[str, Any]]) -> Any:
+        assert op.body is not None
         if not raw.strip():
             errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
             return None
@@ -206,7 +219,9 @@ class MemorySyncApp:
         return b"".join(chunks)
 
 
+SWITCH_INTERVAL = 0.001
 _FREE_FORM = frozenset({"metadata", "value", "payload"})
+_PARSE_INLINE_BYTES = 16 * 1024
 # Free-form fields may nest; past this the recursive steps after parsing (validation, storage,
 # the JSON answer) would hit Python's recursion limit, so such a body is a 422, never a 500.
 MAX_DEPTH = 100
@@ -280,6 +295,10 @@ def create_app(
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.store.close()``
     releases it."""
+    # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
+    # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
+    # long a quick request (a recall) waits at each of its hand-offs.
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
     store = open_storage(db, clock=clock)
     embedder = embedder or HashingEmbedder()
     services = Services(

@@ -327,7 +327,7 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
         value=value,
         text=text,
         indexed=index,
-        vector=s.pipeline.embedder.embed([text])[0] if index else None,
+        vector=s.pipeline.embed([text])[0] if index else None,
     )
     drafts = s.pipeline.extract(text) if body.get("extract", False) else None
     deleted: list[int] = []

@@ -9,6 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -25,6 +28,10 @@ OTHER_ROLES = frozenset(
 )
 RESERVED_KEYS = frozenset({"write_origin", "distilled_from", "turn_role", "history_id", "episodic"})
 REPLAY_WINDOW = timedelta(days=30)
+# Texts longer than this (a large state value, a long turn) take tens to hundreds of ms of pure
+# Python to extract and embed. Such work runs one at a time: requests share one interpreter lock,
+# and several of them at once would starve every quick request (a recall) of it.
+HEAVY_CHARS = 8_000
 
 _ROLE_PREFIX = re.compile(
     r"^\s*(human|user|customer|caller|ai|assistant|bot|system|tool|function|agent|model)\s*:\s*",
@@ -95,15 +102,31 @@ class Pipeline:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
+        self._heavy = threading.Lock()
+
+    @contextmanager
+    def _work(self, chars: int) -> Iterator[None]:
+        if chars <= HEAVY_CHARS:
+            yield
+            return
+        with self._heavy:
+            yield
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """The embedder's rows for ``texts`` (large inputs wait for each other, see HEAVY_CHARS)."""
+        with self._work(sum(map(len, texts))):
+            return self.embedder.embed(texts)
 
     def drafts(self, facts: list[str]) -> Drafts:
-        vectors = self.embedder.embed(facts) if facts else np.zeros((0, 0), dtype=np.float32)
+        vectors = self.embed(facts) if facts else np.zeros((0, 0), dtype=np.float32)
         return Drafts(list(facts), vectors)
 
+    def _extract(self, text: str, *, explicit: bool = False) -> list[str]:
+        with self._work(len(text)):
+            return self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
+
     def extract(self, text: str, *, explicit: bool = False) -> Drafts:
-        return self.drafts(
-            self.extractor.extract(text, explicit=explicit) if explicit else self.extractor.extract(text)
-        )
+        return self.drafts(self._extract(text, explicit=explicit))
 
     def store_facts(
         self,
@@ -144,7 +167,7 @@ class Pipeline:
         digest = hashlib.sha256(
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
-        return TurnPlan(None, digest, self.drafts(self.extractor.extract(content)), meta)
+        return TurnPlan(None, digest, self.drafts(self._extract(content)), meta)
 
     def commit_turn(
         self,
