@@ -240,11 +240,7 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
     items, request_ids = [], []
     with s.store.transaction():
         for i, (turn, role) in enumerate(turns):
-            existing = find(turn, role)
-            if existing is not None:
-                items.append({**wire.turn(existing), "created": False})
-                continue
-            stored = s.store.turns.add(
+            stored, created = s.store.turns.add(
                 tenant,
                 user,
                 NewTurn(
@@ -259,8 +255,8 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
                     has_payload="payload" in turn,
                 ),
             )
-            items.append({**wire.turn(stored), "created": True})
-            if extract and role in USER_ROLES:
+            items.append({**wire.turn(stored), "created": created})
+            if created and extract and role in USER_ROLES:
                 turn_plan = plans.get(i) or plan(turn, role)  # only if it vanished since the check
                 s.pipeline.commit_turn(
                     tenant, user, turn_plan, source=source, session_id=session, origin=("history", stored.id)

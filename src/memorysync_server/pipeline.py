@@ -139,15 +139,11 @@ class Pipeline:
         origin: Origin | None = None,
     ) -> list[int]:
         """Stores each fact once per user: a fact the user already has is not stored again."""
-        with self.store.transaction():
-            seen: set[str] = set()
-            new = []
-            for text, vector in zip(drafts.texts, drafts.vectors, strict=True):
-                if text in seen or self.store.facts.find_by_text(tenant, user_id, text) is not None:
-                    continue
-                seen.add(text)
-                new.append(NewFact(text=text, source=source, metadata=metadata, vector=vector, origin=origin))
-            return self.store.facts.add(tenant, user_id, new)
+        new = [
+            NewFact(text=text, source=source, metadata=metadata, vector=vector, origin=origin)
+            for text, vector in zip(drafts.texts, drafts.vectors, strict=True)
+        ]
+        return self.store.facts.add(tenant, user_id, new)
 
     def plan_turn(
         self,

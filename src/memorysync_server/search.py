@@ -195,6 +195,7 @@ class FactSearch:
 
     def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
         """The user's ``k`` best facts for ``prompt`` with their scores in [0, 1], best first."""
+        self.store.sync_facts(tenant, user_id)  # another server process may have written
         ids, matrix = self._vectors(tenant, user_id)
         if len(ids) == 0:
             return []

@@ -159,8 +159,8 @@ def test_deleting_turns_by_id_never_reaches_another_users_turns(tmp_path) -> Non
     turn = NewTurn(
         session_id="s", source="api", role="user", content="hi", seq=1, occurred_at=None, idem_key=None
     )
-    bobs = store.turns.add("t", "bob", turn)
-    other_tenant = store.turns.add("t2", "alice", turn)
+    bobs, _ = store.turns.add("t", "bob", turn)
+    other_tenant, _ = store.turns.add("t2", "alice", turn)
     assert store.turns.delete("t", "alice", [bobs.id, other_tenant.id]) == []
     assert store.turns.page("t", "bob", "s", None, 0)[1] == 1
     assert store.turns.page("t2", "alice", "s", None, 0)[1] == 1

@@ -141,7 +141,8 @@ FactsListener = Callable[[FactsChange], None]
 # ---- the parts ---------------------------------------------------------------------------------
 class FactStore(Protocol):
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
-        """Insert every fact (no de-duplication here); their ids, in order."""
+        """Insert the facts whose text the user does not hold yet (each text once per user,
+        even under concurrent writers); the new ids, in order."""
         ...
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None: ...
@@ -197,7 +198,10 @@ class TurnStore(Protocol):
         """The stored turn this one repeats: same idempotency key, else same (seq, role, content)."""
         ...
 
-    def add(self, tenant: str, user_id: str, turn: NewTurn) -> Turn: ...
+    def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
+        """Store the turn unless it repeats a stored one (see :meth:`find`, also under concurrent
+        writers); (the stored turn, created)."""
+        ...
 
     def page(
         self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
@@ -291,6 +295,11 @@ class Storage(Protocol):
 
     def on_facts_changed(self, listener: FactsListener) -> None:
         """``listener(change)`` after each committed change to a user's facts."""
+        ...
+
+    def sync_facts(self, tenant: str, user_id: str) -> None:
+        """Announce to the listeners any change to this user's facts committed by another
+        process since this one last looked (a no-op for an engine only one process opens)."""
         ...
 
     def close(self) -> None: ...

@@ -212,6 +212,29 @@ class SqliteFacts:
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
         if not facts:
             return []
+        with self._db.transaction():
+            return self._add(tenant, user_id, facts)
+
+    def _add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
+        held: set[str] = set()
+        texts = list(dict.fromkeys(f.text for f in facts))
+        for start in range(0, len(texts), 500):
+            chunk = texts[start : start + 500]
+            held.update(
+                row[0]
+                for row in self._db.read(
+                    f"SELECT text FROM facts WHERE tenant = ? AND user_id = ? AND text IN ({_marks(chunk)})",
+                    (tenant, user_id, *chunk),
+                )
+            )
+        new = []
+        for f in facts:
+            if f.text not in held:
+                held.add(f.text)
+                new.append(f)
+        if not new:
+            return []
+        facts = new
         scope = scope_token(tenant, user_id)
         rows = [
             (
@@ -227,22 +250,21 @@ class SqliteFacts:
             for f in facts
         ]
         ids = []
-        with self._db.transaction():
-            table = self._db.tenant_table(tenant, create=True)
-            now = self._db.now_text()
-            for row in rows:
-                cur = self._db.write(
-                    "INSERT INTO facts (tenant, user_id, text, source, metadata, origin_kind, origin_id,"
-                    " vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (*row, now),
-                )
-                fact_id = int(cur.lastrowid or 0)
-                self._db.write(
-                    f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)", (fact_id, scope, row[2])
-                )
-                ids.append(fact_id)
-            vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
-            self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors))
+        table = self._db.tenant_table(tenant, create=True)
+        now = self._db.now_text()
+        for row in rows:
+            cur = self._db.write(
+                "INSERT INTO facts (tenant, user_id, text, source, metadata, origin_kind, origin_id,"
+                " vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*row, now),
+            )
+            fact_id = int(cur.lastrowid or 0)
+            self._db.write(
+                f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)", (fact_id, scope, row[2])
+            )
+            ids.append(fact_id)
+        vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
+        self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors))
         return ids
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
@@ -406,8 +428,19 @@ class SqliteTurns:
                 return _turn(rows[0])
         return None
 
-    def add(self, tenant: str, user_id: str, turn: NewTurn) -> Turn:
+    def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
         with self._db.transaction():
+            existing = self.find(
+                tenant,
+                user_id,
+                turn.session_id,
+                idem_key=turn.idem_key,
+                seq=turn.seq,
+                role=turn.role,
+                content=turn.content,
+            )
+            if existing is not None:
+                return existing, False
             row_id = _new_row_id(self._db, "history")
             self._db.write(
                 "INSERT INTO history (id, tenant, user_id, session_id, source, role, content, seq, occurred_at,"
@@ -428,7 +461,7 @@ class SqliteTurns:
                 ),
             )
             row = self._db.read("SELECT * FROM history WHERE id = ?", (row_id,))[0]
-        return _turn(row)
+        return _turn(row), True
 
     def page(
         self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
@@ -679,6 +712,9 @@ class SqliteStorage:
 
     def on_facts_changed(self, listener: FactsListener) -> None:
         self._db.listeners.append(listener)
+
+    def sync_facts(self, tenant: str, user_id: str) -> None:
+        """Nothing to do: one process opens the file, and it announces its own commits."""
 
     def schema_version(self) -> int:
         return int(self._db.read("PRAGMA user_version")[0][0])
