@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
-    from .devkey import StoreSettings, dev_key
+    from .devkey import dev_key
 
     try:
         app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes)
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         if not specs:
-            key, created = dev_key(StoreSettings(app.services.store), reset=args.reset_dev_key)
+            key, created = dev_key(app.services.store.settings, reset=args.reset_dev_key)
             keys.add(key, DEFAULT_TENANT)
             how = "created a new" if created else "reusing the"
             print(

@@ -14,29 +14,29 @@ from contextlib import contextmanager
 import httpx
 
 from memorysync_server import cli
-from memorysync_server.devkey import StoreSettings, dev_key
-from memorysync_server.store import Store
+from memorysync_server.devkey import dev_key
+from memorysync_server.storage import open_storage
 
 
 def test_dev_key_is_created_once_then_reused_until_reset(tmp_path) -> None:
-    store = Store(tmp_path / "m.db")
+    store = open_storage(tmp_path / "m.db")
     try:
-        first, created = dev_key(StoreSettings(store))
+        first, created = dev_key(store.settings)
         assert created and first.startswith("ms_test_")
-        assert dev_key(StoreSettings(store)) == (first, False)
-        fresh, created = dev_key(StoreSettings(store), reset=True)
+        assert dev_key(store.settings) == (first, False)
+        fresh, created = dev_key(store.settings, reset=True)
         assert created and fresh != first
-        assert dev_key(StoreSettings(store)) == (fresh, False)
+        assert dev_key(store.settings) == (fresh, False)
     finally:
         store.close()
-    reopened = Store(tmp_path / "m.db")
+    reopened = open_storage(tmp_path / "m.db")
     try:
-        assert dev_key(StoreSettings(reopened)) == (fresh, False)
+        assert dev_key(reopened.settings) == (fresh, False)
     finally:
         reopened.close()
-    other = Store(tmp_path / "other.db")
+    other = open_storage(tmp_path / "other.db")
     try:
-        assert dev_key(StoreSettings(other))[0] != fresh  # one key per database
+        assert dev_key(other.settings)[0] != fresh  # one key per database
     finally:
         other.close()
 

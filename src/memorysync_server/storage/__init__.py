@@ -9,10 +9,12 @@ from pathlib import Path
 
 from .interfaces import (
     Clock,
+    DirectoryStore,
     Fact,
     FactsChange,
     FactsListener,
     FactStore,
+    Forgotten,
     LexicalIndex,
     NewFact,
     NewState,
@@ -39,10 +41,12 @@ def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
 
 __all__ = [
     "Clock",
+    "DirectoryStore",
     "Fact",
     "FactStore",
     "FactsChange",
     "FactsListener",
+    "Forgotten",
     "LexicalIndex",
     "NewFact",
     "NewState",

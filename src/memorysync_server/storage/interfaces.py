@@ -276,6 +276,63 @@ class SettingStore(Protocol):
     def put(self, name: str, value: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class UserSummary:
+    user_id: str
+    memories: int
+    turns: int
+    state_items: int
+    last_activity: datetime | None
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    session_id: str
+    turns: int
+    sources: list[str]
+    first_at: datetime
+    last_at: datetime
+    last_id: int
+
+
+@dataclass(frozen=True)
+class NamespaceSummary:
+    source: str
+    namespace: list[str]
+    items: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class UserDetail:
+    memories: int
+    last_fact_id: int | None
+    sessions: list[SessionSummary]
+    state: list[NamespaceSummary]
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    memories: int
+    turns: int
+    state_items: int
+
+
+class DirectoryStore(Protocol):
+    """What exists for a tenant, for browsing it (the local inspector): the API reads rows of one
+    known user, session or namespace, and no route lists those. Scoped like every other part."""
+
+    def users(self, tenant: str, limit: int, offset: int) -> tuple[list[UserSummary], int]:
+        """The tenant's users, most recently active first, and how many there are."""
+        ...
+
+    def user(self, tenant: str, user_id: str) -> UserDetail: ...
+
+    def forget_user(self, tenant: str, user_id: str) -> Forgotten:
+        """Everything stored for one user, in one unit of work: facts, turns, state, receipts."""
+        ...
+
+
 class Storage(Protocol):
     """One database: its parts, the unit of work, and change notifications for caches."""
 
@@ -286,6 +343,7 @@ class Storage(Protocol):
     state: StateStore
     receipts: ReceiptStore
     settings: SettingStore
+    directory: DirectoryStore
 
     def transaction(self) -> AbstractContextManager[None]:
         """One atomic unit; nested calls join the outer one."""
@@ -307,22 +365,28 @@ class Storage(Protocol):
 
 __all__ = [
     "Clock",
+    "DirectoryStore",
     "Fact",
     "FactStore",
     "FactsChange",
     "FactsListener",
+    "Forgotten",
     "LexicalIndex",
+    "NamespaceSummary",
     "NewFact",
     "NewState",
     "NewTurn",
     "Origin",
     "ReceiptStore",
+    "SessionSummary",
     "SettingStore",
     "StateRow",
     "StateStore",
     "Storage",
     "Turn",
     "TurnStore",
+    "UserDetail",
+    "UserSummary",
     "encode_json",
     "utc_now",
 ]

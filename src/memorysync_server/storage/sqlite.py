@@ -24,11 +24,16 @@ from .interfaces import (
     Fact,
     FactsChange,
     FactsListener,
+    Forgotten,
+    NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
+    SessionSummary,
     StateRow,
     Turn,
+    UserDetail,
+    UserSummary,
     utc_now,
 )
 from .migrations import pending
@@ -690,6 +695,82 @@ class SqliteSettings:
             )
 
 
+class SqliteDirectory:
+    # SQLite caps the parameters of one statement; a large user is deleted in slices.
+    _SLICE = 500
+
+    def __init__(self, db: _Db, facts: SqliteFacts, turns: SqliteTurns, state: SqliteState) -> None:
+        self._db, self._facts, self._turns, self._state = db, facts, turns, state
+
+    def users(self, tenant: str, limit: int, offset: int) -> tuple[list[UserSummary], int]:
+        union = (
+            "SELECT user_id, 1 AS m, 0 AS t, 0 AS s, created_at AS at FROM facts WHERE tenant = ?1"
+            " UNION ALL SELECT user_id, 0, 1, 0, created_at FROM history WHERE tenant = ?1"
+            " UNION ALL SELECT user_id, 0, 0, 1, updated_at FROM state WHERE tenant = ?1"
+        )
+        with self._db.reading() as conn:
+            total = conn.execute(f"SELECT COUNT(DISTINCT user_id) FROM ({union})", (tenant,)).fetchone()[0]
+            rows = conn.execute(
+                f"SELECT user_id, SUM(m), SUM(t), SUM(s), MAX(at) FROM ({union})"
+                " GROUP BY user_id ORDER BY MAX(at) DESC, user_id LIMIT ?2 OFFSET ?3",
+                (tenant, limit, offset),
+            ).fetchall()
+        users = [
+            UserSummary(r[0], int(r[1]), int(r[2]), int(r[3]), _time(r[4]) if r[4] else None) for r in rows
+        ]
+        return users, int(total)
+
+    def user(self, tenant: str, user_id: str) -> UserDetail:
+        scope = (tenant, user_id)
+        with self._db.reading() as conn:
+            facts = conn.execute(
+                "SELECT COUNT(*), MAX(id) FROM facts WHERE tenant = ? AND user_id = ?", scope
+            ).fetchone()
+            sessions = conn.execute(
+                "SELECT session_id, COUNT(*), GROUP_CONCAT(DISTINCT source), MIN(created_at), MAX(created_at),"
+                " MAX(id) FROM history WHERE tenant = ? AND user_id = ? GROUP BY session_id"
+                " ORDER BY MAX(created_at) DESC, session_id",
+                scope,
+            ).fetchall()
+            state = conn.execute(
+                "SELECT source, namespace, COUNT(*), MAX(updated_at) FROM state WHERE tenant = ? AND user_id = ?"
+                " GROUP BY source, ns_path ORDER BY source, ns_path",
+                scope,
+            ).fetchall()
+        return UserDetail(
+            memories=int(facts[0]),
+            last_fact_id=facts[1],
+            sessions=[
+                SessionSummary(
+                    r[0], int(r[1]), sorted((r[2] or "").split(",")), _time(r[3]), _time(r[4]), int(r[5])
+                )
+                for r in sessions
+            ],
+            state=[NamespaceSummary(r[0], json.loads(r[1]), int(r[2]), _time(r[3])) for r in state],
+        )
+
+    def forget_user(self, tenant: str, user_id: str) -> Forgotten:
+        scope = (tenant, user_id)
+        with self._db.transaction():
+            fact_ids = [
+                r[0] for r in self._db.read("SELECT id FROM facts WHERE tenant = ? AND user_id = ?", scope)
+            ]
+            turn_ids = [
+                r[0] for r in self._db.read("SELECT id FROM history WHERE tenant = ? AND user_id = ?", scope)
+            ]
+            state_ids = [
+                r[0] for r in self._db.read("SELECT id FROM state WHERE tenant = ? AND user_id = ?", scope)
+            ]
+            for start in range(0, max(len(fact_ids), len(turn_ids), len(state_ids)), self._SLICE):
+                self._facts.delete(tenant, user_id, fact_ids[start : start + self._SLICE])
+                self._turns.delete(tenant, user_id, turn_ids[start : start + self._SLICE])
+                self._state.delete(tenant, user_id, state_ids[start : start + self._SLICE])
+            # Replay receipts and client refs would make a resent turn look "already stored".
+            self._db.write("DELETE FROM receipts WHERE tenant = ? AND user_id = ?", scope)
+            self._db.write("DELETE FROM client_refs WHERE tenant = ? AND user_id = ?", scope)
+        return Forgotten(memories=len(fact_ids), turns=len(turn_ids), state_items=len(state_ids))
+
+
 class SqliteStorage:
     """:class:`~.interfaces.Storage` over one SQLite file (created and migrated on open)."""
 
@@ -703,6 +784,7 @@ class SqliteStorage:
         self.state = SqliteState(self._db)
         self.receipts = SqliteReceipts(self._db)
         self.settings = SqliteSettings(self._db)
+        self.directory = SqliteDirectory(self._db, self.facts, self.turns, self.state)
 
     def transaction(self) -> Any:
         return self._db.transaction()
