@@ -35,7 +35,7 @@ from .request_checks import (
 )
 from .search import Embedder, FactSearch, HashingEmbedder
 from .spec import Operation, Spec, is_blank, load_spec
-from .storage import Clock, open_storage, utc_now
+from .storage import Clock, StorageFull, open_storage, utc_now
 
 log = logging.getLogger("memorysync_server")
 
@@ -74,6 +74,16 @@ class MemorySyncApp:
             response = await self._dispatch(request)
         except ApiError as error:
             response = JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+        except StorageFull:
+            log.error("storage full on %s %s: the write was rolled back", request.method, request.url.path)
+            response = JSONResponse(
+                {
+                    "detail": "Insufficient storage: the server's database has no room for this write, so "
+                    "nothing of it was stored (everything stored before is intact). Free space where the "
+                    "database lives, then retry the same request; its idempotency fields make the retry safe."
+                },
+                status_code=507,
+            )
         except ClientDisconnect:  # the client gave up (e.g. a recall past its budget): nobody to answer
             return
         except Exception as error:  # a bug: keep the contract's body shape, and say so in the log

@@ -37,6 +37,11 @@ def encode_json(value: Any) -> str:
 
 
 # ---- rows ------------------------------------------------------------------------------------
+class StorageFull(Exception):
+    """The database has no room for a write (disk or quota full). The unit of work was rolled
+    back, so nothing it held was stored and everything stored before is intact."""
+
+
 @dataclass(frozen=True)
 class Fact:
     id: int
@@ -383,6 +388,7 @@ __all__ = [
     "StateRow",
     "StateStore",
     "Storage",
+    "StorageFull",
     "Turn",
     "TurnStore",
     "UserDetail",

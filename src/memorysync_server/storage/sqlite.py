@@ -31,6 +31,7 @@ from .interfaces import (
     NewTurn,
     SessionSummary,
     StateRow,
+    StorageFull,
     Turn,
     UserDetail,
     UserSummary,
@@ -55,6 +56,12 @@ def _blob(vector: np.ndarray | None) -> bytes | None:
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+def _is_full(error: BaseException) -> bool:
+    return isinstance(error, sqlite3.Error) and (
+        getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(error)
+    )
 
 
 class _Db:
@@ -119,13 +126,16 @@ class _Db:
             self.depth, self.owner = 1, threading.get_ident()
             try:
                 yield
-            except BaseException:
+                self.conn.execute("COMMIT")  # may fail too: a full disk often shows only here
+            except BaseException as error:
                 self.depth, self.owner = 0, None
-                self.conn.execute("ROLLBACK")
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
                 self._settle(committed=False)
+                if _is_full(error):
+                    raise StorageFull(f"{self.path}: {error}") from error
                 raise
             self.depth, self.owner = 0, None
-            self.conn.execute("COMMIT")
             self._settle(committed=True)
 
     def facts_changed(self, change: FactsChange) -> None:
@@ -150,7 +160,12 @@ class _Db:
     # ---- statements -------------------------------------------------------------------------
     def write(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
         with self.lock:
-            return self.conn.execute(sql, tuple(params))
+            try:
+                return self.conn.execute(sql, tuple(params))
+            except sqlite3.Error as error:
+                if _is_full(error):
+                    raise StorageFull(f"{self.path}: {error}") from error
+                raise
 
     def _reader(self) -> sqlite3.Connection:
         reader = getattr(self._local, "conn", None)
