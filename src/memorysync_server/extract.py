@@ -73,6 +73,8 @@ _REQUEST_AS_NEED = re.compile(
     r"(?:quick\s+|short\s+|good\s+|little\s+)?(?:help|hand|advice|summary|recipe|recipes|list|ideas?|"
     r"suggestions?|recommendations?|tips|translation|poem|joke|email|draft|quote|review|explanation|answer|"
     r"overview|outline|template|example|examples)\b"
+    r"|^i(?:\s+was|'m|\s+am|m)\s+(?:wondering|hoping)\s+(?:if|whether)\s+you\b"
+    r"|^i\s+(?:have|'ve\s+got|ve\s+got|got)\s+a\s+(?:quick\s+|small\s+|little\s+)?question\b"
     r"|^i(?:'m|\s+am|m)\s+(?:looking|searching)\s+for\b.*\b(?:nearby|near\s+me|near\s+here|around\s+here|in\s+town|"
     r"tonight|tomorrow|for\s+dinner|for\s+lunch)\b",
     re.IGNORECASE,
@@ -89,17 +91,31 @@ _PREAMBLE = re.compile(
     r"for\s+context|just\s+fyi|heads\s+up)\s*[,:\-]?\s+(?=\S)",
     re.IGNORECASE,
 )
+# Openers that don't change what follows: "Honestly I hate mornings", "Oh and I have a cat".
+_OPENER = re.compile(
+    r"^(?:(?:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
+    r"plus|tbh|ngl|um|uh|ah|yeah|yes|no|nah|ok|okay|lol|haha)\b[\s,!.:-]*)+(?=(?:i|i'm|im|i've|i'd|i'll|my)\b)",
+    re.IGNORECASE,
+)
 # A sentence about a world that isn't (yet) the user's: nothing in it is a fact.
 _HYPOTHETICAL = re.compile(
     r"^(?:imagine|suppose|supposing|assuming|assume|pretend|hypothetically|in\s+theory|what\s+if|"
     r"let's\s+say|lets\s+say|say\s+(?:that\s+)?i\b|in\s+an?\s+(?:perfect|ideal)\s+world|even\s+if|unless)\b",
     re.IGNORECASE,
 )
-_IF_SENTENCE = re.compile(r"^if\s+(?P<condition>[^,]+),\s*(?:then\s+)?(?P<main>.+)$", re.IGNORECASE | re.S)
+# "If/When X, I Y" (comma or not) -> "I Y if/when X".
+_CONDITION_FIRST = re.compile(
+    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$",
+    re.IGNORECASE | re.S,
+)
 _MODAL_WORD = re.compile(r"\b(?:would|could|might|may|will|shall|'d|'ll)\b", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^i(?:\s+|')(?:would|could|might|d)\b.*\bif\b", re.IGNORECASE)
 # Conversation, not information: "I see what you mean", "I'm fine", "I'll think about it".
 _SMALL_TALK = re.compile(
+    r"^i\s+(?:think|guess|suppose|believe|hope|feel|bet)\s+(?:that\s+)?(?:you|you're|youre|that's|thats|it's|its|"
+    r"this|that)\b"
+    r"|^i\s+(?:can't|cannot|cant|can\s+not)\s+believe\b|^i(?:'m|\s+am|m)\s+(?:so\s+|really\s+)?sorry\b"
+    r"|^i\s+(?:mean|meant)\b|"
     r"^i\s+(?:see|agree|understand|guess|think|suppose|believe|hope|know|get\s+it|got\s+it|get\s+you|"
     r"got\s+you|didn't\s+know|did\s+not\s+know|didnt\s+know|don't\s+know|dont\s+know|do\s+not\s+know|"
     r"can't\s+believe|cannot\s+believe|mean|meant|see\s+your\s+point)"
@@ -115,6 +131,37 @@ _SMALL_TALK = re.compile(
     r"online|full|stuffed|sick|ill|grumpy|cranky|nervous|lazy|late|early|confused|lost|stuck)"
     r"(?:\s+(?:today|tonight|now|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week)))?$",
     re.IGNORECASE,
+)
+_NAMED_AS_MINE = re.compile(
+    r"^(?P<name>[A-Z][\w'.&-]*(?:\s+[\w'.&-]+){0,3}?)\s+(?P<verb>is|are)\s+my\s+(?P<what>(?:[\w'-]+\s+){0,3}[\w'-]+)$"
+)
+_NOT_A_NAME = frozenset(
+    [
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "there",
+        "here",
+        "what",
+        "which",
+        "who",
+        "he",
+        "she",
+        "they",
+        "we",
+        "you",
+        "everything",
+        "nothing",
+        "something",
+        "all",
+        "none",
+        "one",
+        "the",
+        "a",
+        "an",
+    ]
 )
 _TRAILING_THANKS = re.compile(r"[\s,]+(?:thanks|thank\s+you|thx|cheers|lol|haha)\s*$", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"^(?:the\s+)?user(?:'s)?\b", re.IGNORECASE)
@@ -135,7 +182,10 @@ def _clauses(sentence: str) -> list[str]:
     parts = _CLAUSES.split(sentence)
     out: list[str] = []
     for part in parts:
-        if out and _is_joint_subject(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
+        if out and re.match(r"^(?:we|we're|our)\b", part.strip(), re.I):
+            # Nothing is told about "we" on its own; "... with my partner and our two cats" stays whole.
+            out[-1] = f"{out[-1].rstrip()} and {part.strip()}"
+        elif out and _is_joint_subject(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
             # "My husband and I live in Leeds": one subject, not two statements.
             out[-1] = f"{out[-1].strip()} and {part.strip()}"
         else:
@@ -166,20 +216,26 @@ class RuleExtractor:
         sentence = _PREAMBLE.sub("", sentence).strip()
         if _HYPOTHETICAL.match(sentence):
             return []
-        conditional = _IF_SENTENCE.match(sentence)
+        sentence = _OPENER.sub("", sentence)
+        conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
+            link = conditional["link"].lower()
             # "If I skip coffee, I get headaches" holds; "If I won, I'd buy a boat" is a wish.
-            if _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", conditional["condition"], re.I):
+            if link == "if" and (
+                _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", conditional["condition"], re.I)
+            ):
                 return []
-            sentence = f"{_clean(conditional['main'])} if {conditional['condition'].strip()}"
+            sentence = f"{_clean(conditional['main'])} {link} {conditional['condition'].strip().rstrip(',')}"
+        elif re.match(r"^if\b", sentence, re.I):
+            return []
         facts = []
         for raw in _clauses(sentence):
-            fact = self._clause(raw, explicit=explicit)
+            fact = self._clause(raw, explicit=explicit, context=sentence)
             if fact:
                 facts.append(fact)
         return facts
 
-    def _clause(self, raw: str, *, explicit: bool) -> str | None:
+    def _clause(self, raw: str, *, explicit: bool, context: str) -> str | None:
         clause = _TRAILING_THANKS.sub("", _clean(raw))
         clause = _clean(clause)
         if not clause or clause.endswith("?"):
@@ -195,8 +251,12 @@ class RuleExtractor:
         if _THIRD_PERSON.match(clause):
             fact = re.sub(r"^the\s+user", "User", clause, flags=re.I)
             return fact[0].upper() + fact[1:]
+        named = _NAMED_AS_MINE.match(clause)
+        if named and named["name"].split()[0].lower() not in _NOT_A_NAME:
+            # "Ursula Le Guin is my favourite author" -> "User's favourite author is Ursula Le Guin".
+            return f"User's {named['what']} {named['verb'].lower()} {named['name']}"
         if _FIRST_PERSON.match(clause):
-            fact = to_third_person(clause)
+            fact = to_third_person(clause, context=context)
             return fact if fact and len(fact) >= 2 else None
         if explicit and len(clause) >= 2:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.

@@ -96,6 +96,85 @@ _SUBORDINATORS = frozenset(
 )
 _MAYBE_SUBORDINATORS = frozenset(["before", "after", "until", "till", "as", "where"])
 _COORDINATORS = frozenset(["and", "or", "but", "then"])
+_OBJECT_STARTERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "their",
+        "his",
+        "her",
+        "its",
+        "our",
+        "your",
+        "him",
+        "them",
+        "it",
+        "me",
+        "us",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "every",
+        "each",
+        "all",
+        "up",
+        "out",
+        "back",
+        "down",
+        "off",
+        "away",
+        "home",
+        "over",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+    ]
+)
+# Verbs followed by "to <verb>" ("likes to read"), unlike "drives to work".
+_CATENATIVES = frozenset(
+    [
+        "like",
+        "love",
+        "want",
+        "need",
+        "try",
+        "hope",
+        "plan",
+        "prefer",
+        "hate",
+        "learn",
+        "start",
+        "begin",
+        "decide",
+        "tend",
+        "use",
+        "have",
+        "go",
+        "intend",
+        "aim",
+        "wish",
+        "expect",
+        "mean",
+        "choose",
+        "refuse",
+        "promise",
+        "manage",
+        "continue",
+        "forget",
+        "remember",
+        "help",
+        "afford",
+        "able",
+    ]
+)
+_SLANG = {"wanna": "wants to", "gotta": "has to", "gonna": "is going to"}
 _FINITE_AFTER_SUBJECT = frozenset(
     [
         "is",
@@ -150,7 +229,7 @@ _COMPOUND_VERBS = frozenset(
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _PAST_TIME = re.compile(
     r"\b(?:yesterday|ago|once|earlier|back\s+then|last\s+\w+|in\s+(?:19|20)\d\d|in\s+(?:" + _MONTHS + r")|"
-    r"as\s+a\s+(?:child|kid|teenager|teen|student|baby)|when\s+(?:i|they)\s+(?:was|were))\b",
+    r"as\s+a\s+(?:child|kid|teenager|teen|student|baby)|when\s+(?:i|they)\s+(?:was|were)|used\s+to)\b",
     re.IGNORECASE,
 )
 _SPLIT_CONTRACTIONS = {
@@ -225,8 +304,8 @@ def _pasts(lemma: str) -> tuple[str, ...]:
     return getInflection(lemma, "VBD") or ()
 
 
-# Lemmas whose past forms are everyday words in their own right ("rent" of "rend").
-_ARCHAIC_LEMMAS = frozenset(["rend", "wend", "gird", "gild", "bide", "cleave", "smite"])
+# Lemmas whose past forms are everyday words in their own right ("rent" of "rend", "feed" of "fee").
+_ARCHAIC_LEMMAS = frozenset(["fee", "rend", "wend", "gird", "gild", "bide", "cleave", "smite"])
 
 
 def could_be_nominal(word: str) -> bool:
@@ -298,19 +377,24 @@ def _skip_adverbs(words: list[str], i: int) -> int:
 
 
 def _conjugate_predicate(words: list[str], past_hint: bool) -> list[str]:
-    """Make every verb of the user's own predicate agree: the first one, and those after "and"."""
+    """Make every verb of the user's own predicate agree: the first one, and those coordinated with it."""
     out = list(words)
     i = _skip_adverbs(out, 0)
     if i >= len(out):
         return out
     first = _bare(out[i])
     if first in _COMPOUND_VERBS and i + 1 < len(out) and _could_be_verb(out[i + 1]):
-        out[i + 1] = conjugate(out[i + 1], past_hint=past_hint)
+        i += 1
+        out[i] = conjugate(out[i], past_hint=past_hint)
     elif first == "have" and i + 1 < len(out) and _bare(out[i + 1]) == "got":
         out[i] = _with_case("has", out[i])
         del out[i + 1]
+    elif first in _SLANG:
+        out[i : i + 1] = _SLANG[first].split()
+        i += len(_SLANG[first].split()) - 1
     else:
         out[i] = conjugate(out[i], past_hint=past_hint)
+    last_verb = i
     j = i + 1
     while j < len(out):
         bare = _bare(out[j])
@@ -322,23 +406,41 @@ def _conjugate_predicate(words: list[str], past_hint: bool) -> list[str]:
             and _bare(out[j + 1]) in (_SUBJECT_PRONOUNS | {"my", "the", "a"})
         ):
             break
-        if bare in _COORDINATORS and j + 1 < len(out):
-            k = _skip_adverbs(out, j + 1)
-            if (
-                k < len(out)
-                and _bare(out[k]) not in _SUBJECT_PRONOUNS
-                and _could_be_verb(out[k])
-                # "but fish is fine": a noun starting a new statement, not a second verb.
-                and not (k + 1 < len(out) and _bare(out[k + 1]) in _FINITE_AFTER_SUBJECT)
-            ):
-                # "and golf" after "tennis" is a noun list, not a second verb; a verb follows a
-                # noun phrase, and in "sing in a choir and play" the word before "and" ends one.
-                if not _lemmas(_bare(out[j - 1])).get("NOUN") or _bare(out[k]) in _MODALS or k + 1 < len(out):
-                    out[k] = conjugate(out[k], past_hint=past_hint)
+        # "I run, swim and cycle": a word right after "<verb>," may be the next verb of a list.
+        in_list = out[j - 1].endswith(",") and j - 1 == last_verb
+        if bare in _COORDINATORS or in_list:
+            k = j if in_list else _skip_adverbs(out, j + 1)
+            if k < len(out) and _coordinated_verb(out, j, k, last_verb, in_list):
+                out[k] = conjugate(out[k], past_hint=past_hint)
+                last_verb = k
                 j = k + 1
                 continue
         j += 1
     return out
+
+
+def _takes_infinitive(word: str) -> bool:
+    bare = _bare(word)
+    return bool(_CATENATIVES.intersection((bare, *_verb_lemmas(bare))))
+
+
+def _coordinated_verb(out: list[str], j: int, k: int, last_verb: int, in_list: bool) -> bool:
+    """Whether ``out[k]``, after the coordinator (or list comma) at ``j``, is another verb of the user."""
+    word = _bare(out[k])
+    following = _bare(out[k + 1]) if k + 1 < len(out) else None
+    if word in _SUBJECT_PRONOUNS or not _could_be_verb(out[k]) or following in _FINITE_AFTER_SUBJECT:
+        # "but fish is fine": a noun starting a new statement, not a second verb.
+        return False
+    if in_list or j - 1 == last_verb or k > j + 1:
+        # Right after the previous verb ("work and study"), or after an adverb ("and rarely sleep").
+        return True
+    if j >= 3 and _bare(out[j - 2]) == "to" and _takes_infinitive(out[j - 3]):
+        return False  # "likes to read and write": both belong to the infinitive
+    if _lemmas(_bare(out[j - 1])).get("NOUN"):
+        # After a noun, "and golf on Sundays" continues a list of nouns; a verb takes an object
+        # ("a dog and walk him", "dinner and wash up").
+        return following in _OBJECT_STARTERS
+    return True
 
 
 def _split_contractions(words: list[str]) -> list[str]:
@@ -348,7 +450,7 @@ def _split_contractions(words: list[str]) -> list[str]:
     return out
 
 
-def to_third_person(clause: str) -> str | None:
+def to_third_person(clause: str, *, context: str | None = None) -> str | None:
     """``clause`` (starting with I/I'm/My/...) about "User", or None when it is not about the user.
 
     "I'm a night owl and rarely sleep before 2am" -> "User is a night owl and rarely sleeps
@@ -366,7 +468,8 @@ def to_third_person(clause: str) -> str | None:
     if not words or words[0].lower() != "i" or len(words) < 2:
         return None
     rest = words[1:]
-    past_hint = bool(_PAST_TIME.search(text))
+    # The whole sentence decides past or present: "I used to smoke but I quit".
+    past_hint = bool(_PAST_TIME.search(context or text))
     # Only the user's own predicate is conjugated; a subordinate clause ("because I'm ...")
     # keeps its own verbs and gets "they", which takes the plural form.
     cut = len(rest)

@@ -100,6 +100,17 @@ def test_low_value_rule_of_the_contract(text: str, low: bool) -> None:
             "I don't eat red meat, but fish is fine for me.",
             ["User does not eat red meat, but fish is fine for them"],
         ),
+        ("I play tennis and golf on Sundays.", ["User plays tennis and golf on Sundays"]),
+        ("I cook, clean and do the laundry.", ["User cooks, cleans and does the laundry"]),
+        ("I like to read and write poetry.", ["User likes to read and write poetry"]),
+        (
+            "I drive to work and take the kids to school.",
+            ["User drives to work and takes the kids to school"],
+        ),
+        ("I used to smoke but I quit.", ["User used to smoke", "User quit"]),
+        ("When I'm stressed, I bake.", ["User bakes when they are stressed"]),
+        ("Honestly I hate mornings.", ["User hates mornings"]),
+        ("I wanna move to Berlin.", ["User wants to move to Berlin"]),
         # Spelling of the third person comes from the lexicon.
         ("I fly to Rome every month.", ["User flies to Rome every month"]),
         ("I box and dye my hair blue.", ["User boxes and dyes their hair blue"]),
@@ -111,6 +122,7 @@ def test_low_value_rule_of_the_contract(text: str, low: bool) -> None:
         ("I quit smoking in 2015.", ["User quit smoking in 2015"]),
         ("I hurt my back last week.", ["User hurt their back last week"]),
         ("I rent a flat in Leith.", ["User rents a flat in Leith"]),
+        ("I feed the ducks every morning.", ["User feeds the ducks every morning"]),
         # Inside a subordinate clause the user is "they", with plural agreement.
         ("I was diagnosed when I was ten.", ["User was diagnosed when they were ten"]),
         ("I wear glasses because I'm short-sighted.", ["User wears glasses because they are short-sighted"]),
@@ -147,6 +159,8 @@ def test_negations_keep_their_sense(text: str, facts: list[str]) -> None:
         ("My husband and I live in Leeds.", ["User and their husband live in Leeds"]),
         ("My job is stressful and I sleep badly.", ["User's job is stressful", "User sleeps badly"]),
         ("My parents live with us.", ["User's parents live with them"]),
+        ("Sarah is my wife.", ["User's wife is Sarah"]),
+        ("Ursula Le Guin is my favourite author.", ["User's favourite author is Ursula Le Guin"]),
         ("I moved to open our US office.", ["User moved to open their US office"]),
     ],
 )
@@ -195,6 +209,12 @@ def test_facts_wrapped_in_requests_or_conditions_are_kept(text: str, facts: list
         "I'd like a summary of the meeting notes.",
         "I'm looking for a good pizza place nearby.",
         "Remember to buy milk.",
+        "I was wondering if you could help me.",
+        "I have a question about my taxes.",
+        "I think you're right.",
+        "I'm sorry, I meant Tuesday.",
+        "If it rains, we stay in.",
+        "This is my first time here.",
         # questions without a question mark
         "what time is it in tokyo",
     ],
