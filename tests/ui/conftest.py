@@ -38,9 +38,9 @@ def _install_chromium() -> str | None:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     lock = ["-o", "DPkg::Lock::Timeout=300"]
     for command in (
-        ["apt-get", *lock, "install", "-y", "--no-install-recommends", "chromium"],
+        ["apt-get", *lock, "install", "-y", "chromium"],
         ["apt-get", *lock, "update"],
-        ["apt-get", *lock, "install", "-y", "--no-install-recommends", "chromium"],
+        ["apt-get", *lock, "install", "-y", "chromium"],
     ):
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
         if done.returncode == 0 and Path(CHROMIUM).exists():
