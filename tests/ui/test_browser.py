@@ -7,8 +7,10 @@ import os
 import pytest
 from playwright.sync_api import expect
 
+from ag2_memorysync import MemorySyncCapability
 from memorysync_server import LocalServer
 from memorysync_server.spec import load_spec
+from tests.ag2.scripted import assistant, person, sequence
 from tests.server.api import Api
 
 ACME, OTHER = "ms_test_acme_inspector", "ms_test_other_inspector"
@@ -184,17 +186,38 @@ def test_another_tenants_users_never_appear(world, page) -> None:
     assert _users(page) == ["mallory"]
 
 
-def test_the_page_updates_while_an_agent_writes(world, page) -> None:
+def test_the_page_updates_while_a_real_ag2_chat_runs(world, page) -> None:
+    """A real ConversableAgent chat (only the model is scripted) writes through the capability;
+    the open page shows each memory while the chat is still going, without a reload."""
     server, acme, _ = world
     _sign_in(page, server, ACME)
-    page.click("button.user[data-user=bob]")
-    page.wait_for_selector("li.memory")
-    acme.turn("bob", "I always take the aisle seat")
-    acme.turn("dave", "I moved to Tromsø")
-    page.locator("li.memory .text", has_text="User always takes the aisle seat").wait_for()
-    page.locator("button.user[data-user=dave]").wait_for()
-    assert page.locator("li.memory .text").all_inner_texts() == acme.texts("bob")
-    assert page.inner_text("button.user[data-user=bob] .memory-count") == "2 memories"
+    page.locator("button.user[data-user=bob]").wait_for()
+    memory = MemorySyncCapability(user_id="ana", session_id="live", api_key=ACME, base_url=server.base_url)
+    seen_mid_chat: list[str] = []
+
+    def second_line() -> str:
+        # The chat is paused at the person's turn: the first fact must already be on the page.
+        assert memory.flush(5)
+        page.click("button.user[data-user=ana]")
+        page.locator("li.memory .text", has_text="User is vegan").wait_for()
+        seen_mid_chat.extend(page.locator("li.memory .text").all_inner_texts())
+        return "I moved to Lisbon last spring."
+
+    bot, _ = assistant(sequence(["Noted, vegan it is.", "Lisbon is lovely."]))
+    user = person([second_line])
+    memory.add_to_agent(bot)
+    memory.add_to_agent(user)
+    try:
+        user.initiate_chat(bot, message="I'm vegan.", silent=True)
+        assert memory.flush(5)
+    finally:
+        memory.close(timeout=2)
+    assert seen_mid_chat == ["User is vegan"]
+    page.locator("li.memory .text", has_text="User moved to Lisbon").wait_for()
+    assert page.locator("li.memory .text").all_inner_texts() == acme.texts("ana")
+    expect(page.locator("button.user[data-user=ana] .memory-count")).to_have_text("2 memories")
+    page.click("[data-tab=transcripts]")
+    expect(page.locator("li.turn .role")).to_have_text(["user", "assistant", "user", "assistant"])
 
 
 def test_the_key_stays_in_this_tab(world, page, browser_context) -> None:
