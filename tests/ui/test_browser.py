@@ -246,6 +246,8 @@ def test_the_key_stays_in_this_tab(world, page, browser_context) -> None:
 
 
 def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> None:
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
     page.goto(server.base_url + "/docs")
     page.wait_for_selector(".opblock")
     shown = {
@@ -270,3 +272,7 @@ def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> N
     answered = block.locator(".live-responses-table tbody")
     expect(answered.locator(".response-col_status").first).to_have_text("200")
     expect(answered).to_contain_text(f'"tenant_id": "{server.tenant_id}"')
+    # Offline: Swagger UI, its styles and the spec all came from this server.
+    assert requests and all(
+        url.startswith(server.base_url + "/") or url.startswith("data:") for url in requests
+    )

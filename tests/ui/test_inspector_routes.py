@@ -160,5 +160,10 @@ def test_docs_and_page_assets_are_served_by_the_server(server: LocalServer) -> N
         response = httpx.get(server.base_url + url)
         assert response.status_code == 200 and len(response.content) > 100, url
     # The API's own 404 still answers every other path.
-    assert httpx.get(server.base_url + "/inspector/nope").status_code == 404
+    missing = httpx.get(server.base_url + "/inspector/nope")
+    assert missing.status_code == 404 and "/docs" in missing.json()["detail"]
+    wrong = httpx.post(server.base_url + "/inspector/api/users", headers={"X-API-Key": server.api_key})
+    assert wrong.status_code == 405 and "GET" in wrong.headers["allow"] and "POST" in wrong.json()["detail"]
+    wrong = httpx.put(server.base_url + "/inspector/api/user", params={"user_id": "a"})
+    assert wrong.status_code == 405 and {"GET", "DELETE"} <= set(wrong.headers["allow"].split(", "))
     assert "openapi.yaml" in httpx.get(server.base_url + "/v2/nothing").json()["detail"]

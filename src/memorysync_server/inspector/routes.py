@@ -14,10 +14,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, Router
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..auth import Key, KeyRing
@@ -67,8 +69,7 @@ class Inspector:
             Route("/inspector", self.index, methods=["GET", "HEAD"]),
             Route("/inspector/", self.index, methods=["GET", "HEAD"]),
             Route("/inspector/api/users", self.users, methods=["GET"]),
-            Route("/inspector/api/user", self.user, methods=["GET"]),
-            Route("/inspector/api/user", self.forget_user, methods=["DELETE"]),
+            Route("/inspector/api/user", self.user, methods=["GET", "DELETE"]),
             Mount("/inspector/static", StaticFiles(directory=STATIC), name="static"),
             Route("/openapi.json", self.openapi, methods=["GET", "HEAD"]),
             Route("/docs", self.docs, methods=["GET", "HEAD"]),
@@ -77,7 +78,7 @@ class Inspector:
         swagger = _swagger_ui_path()
         if swagger is not None:
             routes.append(Mount("/docs/static", StaticFiles(directory=swagger), name="swagger"))
-        self.router = Router(routes=routes)
+        self.router = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and _OURS.match(scope["path"]):
@@ -125,19 +126,14 @@ class Inspector:
         return JSONResponse({"tenant_id": key.tenant, "users": users, "total": total})
 
     async def user(self, request: Request) -> Response:
+        """GET: one user's counts, sessions and state namespaces; DELETE: forget that user."""
         try:
             key = self._key(request)
             user_id = _user_param(request)
         except ApiError as error:
             return _error(error)
-        return JSONResponse(await run_in_threadpool(self.directory.user, key.tenant, user_id))
-
-    async def forget_user(self, request: Request) -> Response:
-        try:
-            key = self._key(request)
-            user_id = _user_param(request)
-        except ApiError as error:
-            return _error(error)
+        if request.method == "GET":
+            return JSONResponse(await run_in_threadpool(self.directory.user, key.tenant, user_id))
         gone = await run_in_threadpool(self.directory.forget_user, key.tenant, user_id)
         return JSONResponse(
             {
@@ -146,6 +142,17 @@ class Inspector:
                 "deleted": {"memories": gone.memories, "turns": gone.turns, "state_items": gone.state_items},
             }
         )
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    # 404/405 in the API's own error shape, naming what exists here.
+    assert isinstance(error, HTTPException)
+    detail = (
+        f"Not Found: no inspector route {request.url.path!r}. The inspector is at /, the API docs at /docs."
+        if error.status_code == 404
+        else f"{error.detail}: {request.method} {request.url.path}"
+    )
+    return JSONResponse({"detail": detail}, status_code=error.status_code, headers=error.headers)
 
 
 def _error(error: ApiError) -> Response:

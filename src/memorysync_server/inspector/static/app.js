@@ -166,6 +166,7 @@ function UserList({ users, total, selected, onSelect }) {
     <h2>Users <span class="muted">${total}</span></h2>
     <input type="search" placeholder="Filter users" value=${filter} onInput=${(e) => setFilter(e.target.value)} />
     ${users.length === 0 && html`<p class="muted">No users yet. Run an agent against this server and they appear here.</p>`}
+    ${total > users.length && html`<p class="muted">The ${users.length} most recently active are listed.</p>`}
     <ul>
       ${shown.map(
         (u) => html`<li key=${u.user_id}>
