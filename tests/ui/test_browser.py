@@ -173,7 +173,7 @@ def test_a_wrong_key_gets_a_clear_message_and_no_data(world, page) -> None:
     expect(page.locator("#signin-error")).to_contain_text("did not accept")
     message = page.inner_text("#signin-error")
     assert "This server did not accept that key" in message and "Unknown API key" in message
-    assert "printed when it started" in message
+    assert "printed at start-up" in message
     assert page.locator("button.user").count() == 0 and page.locator("#tenant").count() == 0
 
 

@@ -71,7 +71,7 @@ const api = {
 
 function keyProblem(error) {
   if (error.status === 401)
-    return `This server did not accept that key: ${error.message} Paste the key memorysync-server printed when it started (also in MEMORYSYNC_API_KEY).`;
+    return `This server did not accept that key. ${error.message}`;
   return error.message;
 }
 
