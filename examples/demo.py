@@ -182,6 +182,27 @@ def demo_ag2() -> None:
     second.close()
 
 
+def demo_ag2_v1() -> None:
+    """ag2 1.x: a new-line Agent recalls what the classic agents heard in session 1."""
+    import asyncio
+
+    from ag2 import Agent as V1Agent
+    from ag2.testing import TestConfig, TrackingConfig
+
+    from ag2_memorysync import MemorySyncMiddleware
+
+    section("ag2 1.x · an ag2.Agent with MemorySyncMiddleware recalls what the classic agent heard")
+    model = TrackingConfig(TestConfig("A vegan tasting menu in Oslo and a window seat on Friday's flight."))
+    memory = MemorySyncMiddleware(user_id=PERSON, session_id="ag2-v1-trip")
+    agent = V1Agent("planner", SYSTEM_MESSAGE, config=model, middleware=[memory], tools=memory.tools())
+    reply = asyncio.run(agent.ask("Book me dinner and a flight for Friday, please."))
+    show("What the 1.x model received in its system prompt (for this call only):", model.calls[0].prompt[-1])
+    show("The agent's reply:", str(reply.body))
+    memory.flush()
+    print_transcript(memory)
+    memory.close()
+
+
 # ---- agno: a scripted Model -------------------------------------------------------------------
 class ScriptedAgnoModel(Model):
     """As the Memory Manager it stores each 'I ...' statement; as the agent it lists its memories."""
@@ -304,6 +325,7 @@ def main() -> int:
                 f"Local MemorySync server on {server.base_url} (temporary database, no network, no real LLM)"
             )
         demo_ag2()
+        demo_ag2_v1()
         demo_agno(Path(tmp))
     section("Next steps")
     print(

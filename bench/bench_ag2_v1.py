@@ -1,0 +1,248 @@
+"""Benchmarks for MemorySyncMiddleware on ag2 1.x agents against a real LocalServer on loopback.
+
+``measure()`` returns one dict per measurement (``make bench`` imports it); ``python
+bench/bench_ag2_v1.py`` prints a markdown table. Every number comes from the same run:
+
+* one ``Agent.ask`` (one model call, ag2's scripted model) without vs with the middleware;
+* the middleware's hold on each model call (history read, capture, budgeted recall, prompt
+  swap), measured by two marker middlewares around it, against a raw loopback HTTP round trip
+  to the same recall route;
+* the hold on the model call after a tool result, which reuses the request's recall;
+* with the server taking 5 s: the hold per model call (budget plus a margin at most) and the
+  longest stall of a ticker task on the caller's event loop meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from ag2 import Agent
+from ag2.events import ToolCallEvent
+from ag2.middleware import BaseMiddleware
+from ag2.testing import TestConfig
+
+from ag2_memorysync import MemorySyncMiddleware
+from memorysync_server.launcher import LocalServer
+
+BUDGET_MARGIN = 0.25
+PROMPT = "What snack should I bring to the party tonight?"
+
+
+def _summary(name: str, samples: list[float], unit: str, scale: float, **extra: Any) -> dict[str, Any]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "suite": "ag2-v1",
+        "name": name,
+        "unit": unit,
+        "n": len(samples),
+        "median": round(statistics.median(samples) * scale, 3),
+        "p95": round(p95 * scale, 3),
+        "max": round(max(samples) * scale, 3),
+        **extra,
+    }
+
+
+class Mark:
+    """Middleware noting when each model call passes it."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def __call__(self, event: Any, context: Any) -> BaseMiddleware:
+        times = self.times
+
+        class Turn(BaseMiddleware):
+            async def on_llm_call(self, call_next, events, context):
+                times.append(time.perf_counter())
+                return await call_next(events, context)
+
+        return Turn(event, context)
+
+
+def _holds(entered: Mark, reached: Mark) -> list[float]:
+    return [b - a for a, b in zip(entered.times, reached.times, strict=True)]
+
+
+def snack_tool(kind: str) -> str:
+    """Look up a snack of the given kind."""
+    return f"Rice crackers ({kind})."
+
+
+async def _asks(memory: MemorySyncMiddleware | None, n: int, *, with_tool: bool = False):
+    """``n`` one-call asks (two calls with a tool); returns (ask durations, memory's holds)."""
+    entered, reached = Mark(), Mark()
+    middleware = [entered, memory, reached] if memory is not None else [entered, reached]
+    bot = Agent("assistant", "You help.", middleware=middleware, tools=[snack_tool] if with_tool else [])
+    durations = []
+    for i in range(n):
+        turns: list[Any] = [f"Bring rice crackers, option {i}."]
+        if with_tool:
+            turns.insert(0, ToolCallEvent("snack_tool", arguments=json.dumps({"kind": "nut-free"})))
+        start = time.perf_counter()
+        await bot.ask(f"{PROMPT} (guest {i})", config=TestConfig(*turns))
+        durations.append(time.perf_counter() - start)
+    return durations, _holds(entered, reached)
+
+
+async def _slow_asks(memory: MemorySyncMiddleware, n: int) -> tuple[list[float], float]:
+    gaps: list[float] = []
+    stop = asyncio.Event()
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while not stop.is_set():
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.create_task(tick())
+    try:
+        _, holds = await _asks(memory, n)
+    finally:
+        stop.set()
+        await ticker
+    return holds, max(gaps)
+
+
+def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
+    logging.getLogger("ag2_memorysync").setLevel(logging.ERROR)
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "bench.db") as server:
+        memory = MemorySyncMiddleware(
+            user_id="bench-person", session_id="bench-v1", api_key=server.api_key, base_url=server.base_url
+        )
+        memory.save("I am allergic to peanuts.")
+        memory.flush(5)
+
+        asyncio.run(_asks(None, 5))  # warm ag2 and the scripted model
+        asyncio.run(_asks(memory, 5))
+        without, _ = asyncio.run(_asks(None, asks))
+        with_mw, holds = asyncio.run(_asks(memory, asks))
+        memory.flush(10)
+        no_mw = _summary("Agent.ask (one model call), no middleware", without, "ms", 1e3)
+        mw = _summary("Agent.ask (one model call), MemorySyncMiddleware", with_mw, "ms", 1e3)
+        hold = _summary(
+            "middleware hold per model call (history, capture, recall, prompt)",
+            holds,
+            "ms",
+            1e3,
+            note="between two marker middlewares around it",
+        )
+
+        raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+        body = {"tenant_id": server.tenant_id, "user_id": "bench-person", "prompt": PROMPT, "k": 5}
+        raw.post("/v1/memory/recall", json=body)
+        floor_samples = []
+        for _ in range(samples):
+            start = time.perf_counter()
+            raw.post("/v1/memory/recall", json=body)
+            floor_samples.append(time.perf_counter() - start)
+        raw.close()
+        floor = _summary("raw httpx POST /v1/memory/recall (floor)", floor_samples, "ms", 1e3)
+        direct = []
+        for _ in range(samples):
+            start = time.perf_counter()
+            memory._recaller.recall(PROMPT)
+            direct.append(time.perf_counter() - start)
+        classic = _summary(
+            "the capability's recall called directly (no worker thread)",
+            direct,
+            "ms",
+            1e3,
+            note="hold minus this: the worker-thread hop and the history read",
+        )
+        overhead = round(mw["median"] - no_mw["median"], 3)
+        rows += [no_mw, mw, hold, classic, floor]
+        rows.append(
+            {
+                "suite": "ag2-v1",
+                "name": "middleware overhead per model call (median with - without)",
+                "unit": "ms",
+                "median": overhead,
+                "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
+                "note": "ratio: overhead / raw loopback round trip",
+            }
+        )
+        rows.append(
+            {
+                "suite": "ag2-v1",
+                "name": "middleware hold / raw round trip",
+                "unit": "x",
+                "ratio": round(hold["median"] / floor["median"], 2) if floor["median"] else None,
+                "note": "median ratio",
+            }
+        )
+
+        _, tool_holds = asyncio.run(_asks(memory, asks // 2, with_tool=True))
+        memory.flush(10)
+        rows.append(
+            _summary(
+                "hold on the model call after a tool result",
+                tool_holds[1::2],
+                "ms",
+                1e3,
+                note="reuses the request's recall: no round trip",
+            )
+        )
+
+        server.faults.set(delay=5.0)
+        try:
+            slow_holds, stall = asyncio.run(_slow_asks(memory, 3))
+        finally:
+            server.faults.clear()
+        rows.append(
+            _summary(
+                "hold per model call, server takes 5 s",
+                slow_holds,
+                "ms",
+                1e3,
+                within_budget=max(slow_holds) <= memory.recall_timeout + BUDGET_MARGIN,
+                note=f"budget {memory.recall_timeout}s + margin {BUDGET_MARGIN}s; breaker opens after 3",
+            )
+        )
+        rows.append(
+            {
+                "suite": "ag2-v1",
+                "name": "caller's loop: longest stall of a 10 ms ticker meanwhile",
+                "unit": "ms",
+                "max": round(stall * 1e3, 3),
+                "note": "the wait is awaited, never blocking",
+            }
+        )
+        memory.close(timeout=20)
+    return rows
+
+
+def to_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| measurement | n | median | p95 | max | unit | ratio / note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        extra = []
+        if r.get("ratio") is not None:
+            extra.append(f"{r['ratio']}x")
+        if "within_budget" in r:
+            extra.append("within budget" if r["within_budget"] else "OVER BUDGET")
+        if r.get("note"):
+            extra.append(r["note"])
+        lines.append(
+            f"| {r['name']} | {r.get('n', '')} | {r.get('median', '')} | {r.get('p95', '')} | "
+            f"{r.get('max', '')} | {r['unit']} | {'; '.join(extra)} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(print(to_markdown(measure())))
