@@ -171,7 +171,8 @@ class MemorySyncCapability:
     # -- attaching ---------------------------------------------------------------------------------
 
     def add_to_agent(self, agent: Any) -> None:
-        """Attach to an AG2-classic ``ConversableAgent``; attaching the same agent again does nothing."""
+        """Attach to an AG2-classic ``ConversableAgent`` (two hooks) or an ag2 1.x ``Agent`` (as its
+        innermost middleware); attaching the same agent again does nothing."""
         self._ensure_open("add_to_agent")
         if is_v1_agent(agent):
             from .v1 import attach  # imports ag2, which only a 1.x agent implies is installed
