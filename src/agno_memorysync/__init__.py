@@ -28,9 +28,11 @@ from .async_db import AsyncMemorySyncDb
 from .db import MemorySyncDb
 from .memory_only import MemorySyncClearAllError, MemorySyncMemoryOnlyError
 from .miswiring import MiswiredAsyncDbError
+from .ops import MemoryNotFoundError
 
 __all__ = [
     "AsyncMemorySyncDb",
+    "MemoryNotFoundError",
     "MemorySyncClearAllError",
     "MemorySyncDb",
     "MemorySyncError",

@@ -1,7 +1,7 @@
 """``AsyncMemorySyncDb``: agno's ``AsyncBaseDb``, memories only, stored in MemorySync.
 
-agno takes its async memory path only when the *agent's* ``db`` is async too (frameworks survey
-2.4), so wire it as ``Agent(db=AsyncSqliteDb(...), memory_manager=MemoryManager(db=AsyncMemorySyncDb()))``
+agno takes its async memory path only when the *agent's* ``db`` is async too
+(``agno.agent._init.has_async_db``), so wire it as ``Agent(db=AsyncSqliteDb(...), memory_manager=MemoryManager(db=AsyncMemorySyncDb()))``
 and use ``arun``. A miswired call raises or logs a message naming that fix (see ``miswiring``).
 """
 
@@ -19,7 +19,7 @@ from memorysync_core import Connection
 
 from .memory_only import ASYNC_WIRING, clear_all_refusal, memory_only_methods
 from .miswiring import guarded
-from .ops import Plan, drive
+from .ops import Plan
 from .options import ConfiguredDb
 from .policy import FAILURES
 
@@ -57,9 +57,9 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         connection = self._connection()
         budget = self._policy.budget(plan.kind) * plan.units
         try:
-            return await asyncio.wait_for(drive(plan.steps, connection), budget)
+            return await asyncio.wait_for(self._drive(plan, connection), budget)
         except FAILURES as exc:
-            return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+            return self._failed(plan, exc)
         finally:
             self._tenant_id = self._tenant_id or connection.tenants.cached  # discover once, not per loop
 
@@ -81,7 +81,7 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         """Same as ``MemorySyncDb.get_user_memories``, awaited."""
         return await self._execute(
             self._ops.get_user_memories(
-                user_id=user_id,
+                user_id=self._scope_user(user_id),
                 agent_id=agent_id,
                 team_id=team_id,
                 topics=topics,
@@ -99,19 +99,23 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         self, memory_id: str, deserialize: bool | None = True, user_id: str | None = None
     ) -> UserMemory | dict[str, Any] | None:
         return await self._execute(
-            self._ops.get_user_memory(memory_id=memory_id, deserialize=deserialize, user_id=user_id)
+            self._ops.get_user_memory(
+                memory_id=memory_id, deserialize=deserialize, user_id=self._scope_user(user_id)
+            )
         )
 
     @guarded
     async def get_all_memory_topics(self, user_id: str | None = None) -> list[str]:
-        return await self._execute(self._ops.get_all_memory_topics(user_id=user_id))
+        return await self._execute(self._ops.get_all_memory_topics(user_id=self._scope_user(user_id)))
 
     @guarded
     async def get_user_memory_stats(
         self, limit: int | None = None, page: int | None = None, user_id: str | None = None
     ) -> tuple[list[dict[str, Any]], int]:
         """Stats for one user (``default_user_id`` without ``user_id``): never a cross-user listing."""
-        return await self._execute(self._ops.get_user_memory_stats(limit=limit, page=page, user_id=user_id))
+        return await self._execute(
+            self._ops.get_user_memory_stats(limit=limit, page=page, user_id=self._scope_user(user_id))
+        )
 
     # ---------------------------------------------------------------- writes
     @guarded
@@ -119,7 +123,9 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         self, memory: UserMemory, deserialize: bool | None = True
     ) -> UserMemory | dict[str, Any] | None:
         """Store ``memory`` (a copy: the argument is never modified) and return what was stored."""
-        return await self._execute(self._ops.upsert_user_memory(memory, deserialize=deserialize))
+        return await self._execute(
+            self._ops.upsert_user_memory(memory, deserialize=deserialize, user_id=self._scope_user(None))
+        )
 
     @guarded
     async def upsert_memories(
@@ -127,7 +133,10 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
     ) -> list[UserMemory | dict[str, Any]]:
         return await self._execute(
             self._ops.upsert_memories(
-                memories, deserialize=deserialize, preserve_updated_at=preserve_updated_at
+                memories,
+                deserialize=deserialize,
+                preserve_updated_at=preserve_updated_at,
+                user_id=self._scope_user(None),
             )
         )
 
@@ -135,11 +144,19 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
     @guarded
     async def delete_user_memory(self, memory_id: str, user_id: str | None = None) -> None:
         """Delete one memory and the facts derived from it; an id already gone is a no-op."""
-        await self._execute(self._ops.delete_user_memories(memory_ids=[memory_id], user_id=user_id))
+        await self._execute(
+            self._ops.delete_user_memories(
+                memory_ids=[memory_id], user_id=self._scope_user(user_id), must_exist=user_id is None
+            )
+        )
 
     @guarded
     async def delete_user_memories(self, memory_ids: list[str], user_id: str | None = None) -> None:
-        await self._execute(self._ops.delete_user_memories(memory_ids=memory_ids, user_id=user_id))
+        await self._execute(
+            self._ops.delete_user_memories(
+                memory_ids=memory_ids, user_id=self._scope_user(user_id), must_exist=user_id is None
+            )
+        )
 
     @guarded
     async def forget_user_memories(self, user_id: str) -> int:
@@ -150,8 +167,17 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         """Always raises ``MemorySyncClearAllError`` (at call time, awaited or not)."""
         raise clear_all_refusal(type(self).__name__)
 
+    async def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every write queued for a background retry was stored or given up (True), or
+        ``timeout`` seconds passed (False). The event loop keeps running meanwhile."""
+        return await self._retries.aflush(timeout)
+
     async def close(self) -> None:
-        """Close the HTTP client this event loop uses."""
+        """Flush queued writes (up to ``write_timeout``; what is left is counted lost and logged),
+        then close the HTTP client this event loop uses."""
+        await asyncio.get_running_loop().run_in_executor(
+            None, self._retries.close, self._policy.write_timeout
+        )
         with self._lock:
             connection = self._connections.pop(asyncio.get_running_loop(), None)
         if connection is not None:

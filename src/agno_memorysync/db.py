@@ -12,7 +12,7 @@ from agno.db.schemas.memory import UserMemory
 from memorysync_core import shared_loop
 
 from .memory_only import SYNC_WIRING, clear_all_refusal, memory_only_methods
-from .ops import Plan, drive
+from .ops import Plan
 from .options import ConfiguredDb
 from .policy import FAILURES
 
@@ -44,9 +44,9 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         self._warn_if_blocking_a_loop()
         budget = self._policy.budget(plan.kind) * plan.units
         try:
-            return shared_loop().run(drive(plan.steps, self._connection), budget)
+            return shared_loop().run(self._drive(plan, self._connection), budget)
         except FAILURES as exc:
-            return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+            return self._failed(plan, exc)
 
     def _warn_if_blocking_a_loop(self) -> None:
         if self._warned_loop:
@@ -87,7 +87,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         """
         return self._execute(
             self._ops.get_user_memories(
-                user_id=user_id,
+                user_id=self._scope_user(user_id),
                 agent_id=agent_id,
                 team_id=team_id,
                 topics=topics,
@@ -104,41 +104,58 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         self, memory_id: str, deserialize: bool | None = True, user_id: str | None = None
     ) -> UserMemory | dict[str, Any] | None:
         return self._execute(
-            self._ops.get_user_memory(memory_id=memory_id, deserialize=deserialize, user_id=user_id)
+            self._ops.get_user_memory(
+                memory_id=memory_id, deserialize=deserialize, user_id=self._scope_user(user_id)
+            )
         )
 
     def get_all_memory_topics(self, user_id: str | None = None) -> list[str]:
-        return self._execute(self._ops.get_all_memory_topics(user_id=user_id))
+        return self._execute(self._ops.get_all_memory_topics(user_id=self._scope_user(user_id)))
 
     def get_user_memory_stats(
         self, limit: int | None = None, page: int | None = None, user_id: str | None = None
     ) -> tuple[list[dict[str, Any]], int]:
         """Stats for one user (``default_user_id`` without ``user_id``): never a cross-user listing."""
-        return self._execute(self._ops.get_user_memory_stats(limit=limit, page=page, user_id=user_id))
+        return self._execute(
+            self._ops.get_user_memory_stats(limit=limit, page=page, user_id=self._scope_user(user_id))
+        )
 
     # ---------------------------------------------------------------- writes
     def upsert_user_memory(
         self, memory: UserMemory, deserialize: bool | None = True
     ) -> UserMemory | dict[str, Any] | None:
         """Store ``memory`` (a copy: the argument is never modified) and return what was stored."""
-        return self._execute(self._ops.upsert_user_memory(memory, deserialize=deserialize))
+        return self._execute(
+            self._ops.upsert_user_memory(memory, deserialize=deserialize, user_id=self._scope_user(None))
+        )
 
     def upsert_memories(
         self, memories: list[UserMemory], deserialize: bool | None = True, preserve_updated_at: bool = False
     ) -> list[UserMemory | dict[str, Any]]:
         return self._execute(
             self._ops.upsert_memories(
-                memories, deserialize=deserialize, preserve_updated_at=preserve_updated_at
+                memories,
+                deserialize=deserialize,
+                preserve_updated_at=preserve_updated_at,
+                user_id=self._scope_user(None),
             )
         )
 
     # ---------------------------------------------------------------- deletes
     def delete_user_memory(self, memory_id: str, user_id: str | None = None) -> None:
         """Delete one memory and the facts derived from it; an id already gone is a no-op."""
-        self._execute(self._ops.delete_user_memories(memory_ids=[memory_id], user_id=user_id))
+        self._execute(
+            self._ops.delete_user_memories(
+                memory_ids=[memory_id], user_id=self._scope_user(user_id), must_exist=user_id is None
+            )
+        )
 
     def delete_user_memories(self, memory_ids: list[str], user_id: str | None = None) -> None:
-        self._execute(self._ops.delete_user_memories(memory_ids=memory_ids, user_id=user_id))
+        self._execute(
+            self._ops.delete_user_memories(
+                memory_ids=memory_ids, user_id=self._scope_user(user_id), must_exist=user_id is None
+            )
+        )
 
     def forget_user_memories(self, user_id: str) -> int:
         """Delete every memory of one user (and the derived facts); returns how many were deleted."""
@@ -148,8 +165,15 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         """Always raises ``MemorySyncClearAllError``: use ``forget_user_memories(user_id)``."""
         raise clear_all_refusal(type(self).__name__)
 
-    def close(self) -> None:
-        """Close the HTTP client (its connections live on the shared background loop)."""
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every write queued for a background retry was stored or given up (True), or
+        ``timeout`` seconds passed (False)."""
+        return self._retries.flush(timeout)
+
+    def close(self, flush_timeout: float = 2.0) -> None:
+        """Flush queued writes for up to ``flush_timeout`` seconds (what is left is counted lost and
+        logged), then close the HTTP client (its connections live on the shared background loop)."""
+        self._retries.close(flush_timeout)
         loop = shared_loop()
         if not loop.in_loop_thread():
             loop.run(self._connection.aclose(), self._policy.write_timeout)

@@ -1,7 +1,7 @@
 """Turn agno's async-db misconfiguration into an error that names the fix.
 
 agno picks its sync or async memory path from the *agent's* ``db``, not the memory manager's
-(frameworks survey 2.4). With ``AsyncMemorySyncDb`` as the memory db and a sync or missing agent
+(``agno.agent._init.has_async_db``). With ``AsyncMemorySyncDb`` as the memory db and a sync or missing agent
 db, agno calls the async methods without ``await``: iterating the result fails with
 "'coroutine' object is not iterable", and writes silently do nothing. Each async memory method
 therefore returns a :class:`GuardedCall`: awaiting it is exactly awaiting the coroutine, while

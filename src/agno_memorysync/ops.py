@@ -10,10 +10,14 @@ request, so bad input raises a ``ValueError``/``TypeError`` and is never mistake
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -34,6 +38,7 @@ from memorysync_core import Connection, MemorySyncError, acall
 
 from .policy import Kind
 from .records import (
+    INSERTED,
     NAMESPACE,
     as_row,
     fact_metadata,
@@ -56,11 +61,27 @@ from .selection import (
 logger = logging.getLogger("agno_memorysync")
 T = TypeVar("T")
 
-LIST_PAGE = 5000  # the contract's maximum list limit
-SEARCH_LIMIT = 100  # the contract's maximum search limit
-DELETE_CHUNK = 1000  # the contract's maximum keys per delete
+LIST_PAGE = 5000  # ListStateRequest.limit maximum in openapi.yaml
+SEARCH_LIMIT = 100  # SearchStateRequest.limit maximum in openapi.yaml
+DELETE_CHUNK = 1000  # DeleteStateRequest.keys maxItems in openapi.yaml
 MAX_QUERY_CHARS = 4000
 MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno's own backends
+# Requests one batch keeps in flight. openapi.yaml has no batch state route, so a batch of N
+# memories is N reads and N writes; running them side by side bounds the wall time by about
+# N / CONCURRENCY round trips instead of 2N, without one caller flooding the server.
+CONCURRENCY = 8
+
+
+class SkippedWriteError(MemorySyncError):
+    """The server answered ``status: "skipped"``: the plan's quota is used up. Not worth retrying."""
+
+    @property
+    def transient(self) -> bool:
+        return False
+
+
+class MemoryNotFoundError(LookupError):
+    """A delete without ``user_id`` found nothing to delete under the user it resolved to."""
 
 
 class _Tenant:
@@ -72,6 +93,15 @@ TENANT = _Tenant()
 
 
 @dataclass(frozen=True)
+class Parallel:
+    """Run several operations side by side (at most ``limit`` at once); the reply is their results
+    in order, an exception in place of a result for each branch that failed."""
+
+    branches: list[Any]
+    limit: int = CONCURRENCY
+
+
+@dataclass(frozen=True)
 class Call:
     """One request: ``operation`` is a generated module (``sync_detailed`` / ``asyncio_detailed``)."""
 
@@ -79,7 +109,7 @@ class Call:
     body: Any
 
 
-Steps = Generator["Call | _Tenant", Any, T]
+Steps = Generator["Call | Parallel | _Tenant", Any, T]
 
 
 @dataclass
@@ -91,6 +121,11 @@ class Plan(Generic[T]):
     steps: Steps[T]
     empty: T | None = None
     units: int = 1  # budget multiplier for batches
+    # Writes: each value and its updated_at mode (see MemoryOps._merge), so a failed write can be retried later,
+    # and what a fail-open caller is told was stored. Deletes: the (user, key) pairs they touch.
+    writes: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    keys: list[tuple[str, str]] = field(default_factory=list)
+    deserialize: bool | None = True
 
 
 async def drive(steps: Steps[T], connection: Connection) -> T:
@@ -103,12 +138,26 @@ async def drive(steps: Steps[T], connection: Connection) -> T:
                 reply = await connection.atenant_id()
             elif isinstance(step, Call):
                 reply = await acall(step.operation.asyncio_detailed, client=connection.client, body=step.body)
+            elif isinstance(step, Parallel):
+                reply = await _parallel(step, connection)
             else:
                 raise TypeError(f"an operation yielded {step!r}; expected a Call or TENANT")
     except StopIteration as done:
         return done.value
     finally:
         steps.close()
+
+
+async def _parallel(step: Parallel, connection: Connection) -> list[Any]:
+    gate = asyncio.Semaphore(max(1, step.limit))
+
+    async def one(branch: Steps[Any]) -> Any:
+        async with gate:
+            return await drive(branch, connection)
+
+    # return_exceptions: every branch finishes (or is cancelled with the batch) before the
+    # operation looks at the results, so no request is left running behind its caller.
+    return await asyncio.gather(*(one(b) for b in step.branches), return_exceptions=True)
 
 
 class MemoryOps:
@@ -130,6 +179,8 @@ class MemoryOps:
         if not 0.0 <= min_search_score <= 1.0:
             raise ValueError(f"min_search_score must be in [0, 1], got {min_search_score!r}")
         self.min_search_score = float(min_search_score)
+        self._last_inserted = 0
+        self._stamp_lock = threading.Lock()
 
     # ---------------------------------------------------------------- reads
     def get_user_memories(
@@ -158,11 +209,14 @@ class MemoryOps:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
                 ranked = [v for v, score in found if score >= self.min_search_score or contains(v, query)]
-                # agno's own backends match substrings: never return less than they would, so
-                # literal matches the ranking missed (a word fragment like "osl") follow the ranked ones.
                 listed = yield from self._list(user)
                 have = {v["memory_id"] for v in ranked}
-                values = ranked + [v for v in listed if v["memory_id"] not in have and contains(v, query)]
+                # agno's own backends return exactly the rows containing the text: those come
+                # first (ranked ones by relevance, then fragments like "osl" the ranking missed,
+                # oldest first); the semantic matches that do not contain it follow, by relevance.
+                literal = [v for v in ranked if contains(v, query)]
+                literal += [v for v in listed if v["memory_id"] not in have and contains(v, query)]
+                values = literal + [v for v in ranked if not contains(v, query)]
             else:
                 values = yield from self._list(user)
                 if query:
@@ -216,32 +270,71 @@ class MemoryOps:
         return Plan("read", "get_user_memory_stats", steps(), ([], 0))
 
     # ---------------------------------------------------------------- writes
-    def upsert_user_memory(self, memory: UserMemory, *, deserialize: bool | None) -> Plan[Any]:
-        value = self._new_value(memory)
-
-        def steps() -> Steps[Any]:
-            stored = yield from self._put(value, preserve_updated_at=False)
-            return as_row(stored) if deserialize is False else from_value(stored)
-
-        return Plan("write", "upsert_user_memory", steps(), None)
+    def upsert_user_memory(
+        self, memory: UserMemory, *, deserialize: bool | None, user_id: str | None = None
+    ) -> Plan[Any]:
+        """``user_id`` is the owner for a memory that names none (else ``default_user_id``)."""
+        value = self._new_value(memory, user_id)
+        plan = self.write_values([(value, "caller")], what="upsert_user_memory", deserialize=deserialize)
+        plan.steps = self._one(plan.steps)
+        plan.empty = None
+        return plan
 
     def upsert_memories(
-        self, memories: Iterable[UserMemory], *, deserialize: bool | None, preserve_updated_at: bool
+        self,
+        memories: Iterable[UserMemory],
+        *,
+        deserialize: bool | None,
+        preserve_updated_at: bool,
+        user_id: str | None = None,
     ) -> Plan[list[Any]]:
         if memories is None or isinstance(memories, (str, bytes, UserMemory)):
             raise TypeError("upsert_memories takes a list of UserMemory objects")
-        values = [self._new_value(m) for m in memories]
+        mode = "preserve" if preserve_updated_at else "now"
+        values = [(self._new_value(m, user_id), mode) for m in memories]
+        return self.write_values(values, what="upsert_memories", deserialize=deserialize)
+
+    def write_values(
+        self, values: list[tuple[dict[str, Any], str]], *, what: str, deserialize: bool | None
+    ) -> Plan[list[Any]]:
+        """Store prepared values, side by side; the result is what was stored, in the given order."""
 
         def steps() -> Steps[list[Any]]:
-            stored = []
-            for value in values:
-                stored.append((yield from self._put(value, preserve_updated_at=preserve_updated_at)))
-            return [as_row(v) if deserialize is False else from_value(v) for v in stored]
+            if len(values) == 1:
+                stored = [(yield from self.put_steps(*values[0]))]
+            else:
+                results = yield Parallel([self.put_steps(v, keep) for v, keep in values])
+                failed = [r for r in results if isinstance(r, BaseException)]
+                if failed:
+                    raise failed[0]
+                stored = results
+            return [self.shape(v, deserialize) for v in stored]
 
-        return Plan("write", "upsert_memories", steps(), [], units=max(1, len(values)))
+        # One write's budget per CONCURRENCY memories (at least one): the batch runs side by side.
+        units = max(1, -(-len(values) // CONCURRENCY))
+        return Plan("write", what, steps(), [], units=units, writes=values, deserialize=deserialize)
+
+    @staticmethod
+    def _one(steps: Steps[list[Any]]) -> Steps[Any]:
+        stored = yield from steps
+        return stored[0]
+
+    @staticmethod
+    def shape(value: dict[str, Any], deserialize: bool | None) -> Any:
+        return as_row(value) if deserialize is False else from_value(value)
+
+    def promised(self, value: dict[str, Any], mode: str) -> dict[str, Any]:
+        """What a write of ``value`` will store if the record is new: told to a fail-open caller
+        whose write was queued for a retry."""
+        return self._merge(value, None, mode)
 
     # ---------------------------------------------------------------- deletes
-    def delete_user_memories(self, *, memory_ids: Iterable[str], user_id: str | None) -> Plan[int]:
+    def delete_user_memories(
+        self, *, memory_ids: Iterable[str], user_id: str | None, must_exist: bool = False
+    ) -> Plan[int]:
+        """``must_exist``: the caller did not name the user, so an id not found under the one it
+        resolved to is an error, not the usual idempotent no-op (nothing may look deleted that
+        was not)."""
         if memory_ids is None or isinstance(memory_ids, (str, bytes)):
             # None must never reach the wire: on delete_state, keys=null means "the whole namespace".
             raise TypeError(
@@ -256,9 +349,20 @@ class MemoryOps:
             deleted = 0
             for chunk in chunks:
                 deleted += yield from self._delete(user, chunk)
+            if must_exist and deleted < len(keys):
+                missing = len(keys) - deleted
+                what = (
+                    f"memory {keys[0]!r} was" if len(keys) == 1 else f"{missing} of {len(keys)} memories were"
+                )
+                raise MemoryNotFoundError(
+                    f"delete without user_id: {what} not found under user {user!r}, so not deleted. "
+                    "Memories are scoped per user: pass the owner, delete_user_memory(memory_id, user_id=...)."
+                )
             return deleted
 
-        return Plan("delete", "delete_user_memories", steps(), units=max(1, len(chunks)))
+        plan = Plan("delete", "delete_user_memories", steps(), units=max(1, len(chunks)))
+        plan.keys = [(user, k) for k in keys]
+        return plan
 
     def forget_user_memories(self, *, user_id: str) -> Plan[int]:
         if user_id is None:
@@ -266,7 +370,9 @@ class MemoryOps:
                 "forget_user_memories needs an explicit user_id: it deletes all of that user's memories"
             )
         user = _non_blank("user_id", user_id)
-        return Plan("delete", "forget_user_memories", self._delete(user, None))
+        plan = Plan("delete", "forget_user_memories", self._delete(user, None))
+        plan.keys = [(user, "*")]
+        return plan
 
     # ---------------------------------------------------------------- steps
     def _get(self, user: str, key: str) -> Steps[dict[str, Any] | None]:
@@ -278,8 +384,12 @@ class MemoryOps:
         return self._value_of(answer.item, user)
 
     def _list(self, user: str) -> Steps[list[dict[str, Any]]]:
+        """Every record of ``user``, oldest first: the order agno's SQL backends read rows in,
+        which ``MemoryManager``'s last_n / first_n rely on to break ties between equal
+        ``updated_at`` values."""
         tenant = yield TENANT
         by_key: dict[str, dict[str, Any]] = {}
+        first_seen: dict[str, int] = {}
         offset = 0
         while True:
             body = ListStateRequest(
@@ -293,11 +403,15 @@ class MemoryOps:
             page = yield Call(list_state, body)
             for item in page.items:
                 value = self._value_of(item, user)
-                if value is not None:  # a write between pages can shift an item onto the next page
-                    by_key.setdefault(item.key, value)
+                if value is not None and item.key not in by_key:  # a write between pages can repeat one
+                    by_key[item.key] = value
+                    first_seen[item.key] = _inserted(value, item)
             offset += len(page.items)
             if not page.items or offset >= page.total:
-                return list(by_key.values())
+                # The server lists newest first; reversed, ties of the insertion time keep that order.
+                ordered = list(reversed(by_key))
+                ordered.sort(key=first_seen.__getitem__)
+                return [by_key[k] for k in ordered]
 
     def _search(self, user: str, query: str) -> Steps[list[tuple[dict[str, Any], float]]]:
         tenant = yield TENANT
@@ -319,11 +433,12 @@ class MemoryOps:
         found.sort(key=lambda pair: -pair[1])  # stable: the server's order breaks ties
         return found
 
-    def _put(self, value: dict[str, Any], *, preserve_updated_at: bool) -> Steps[dict[str, Any]]:
+    def put_steps(self, value: dict[str, Any], mode: str) -> Steps[dict[str, Any]]:
+        """Read the stored record, merge, write: the whole upsert of one memory (also a retry's)."""
         tenant = yield TENANT
         user, key = value["user_id"], value["memory_id"]
         stored = yield from self._get(user, key)
-        merged = self._merge(value, stored, preserve_updated_at)
+        merged = self._merge(value, stored, mode)
         text = memory_text(merged)
         optional: dict[str, Any] = {}
         if text:
@@ -345,7 +460,7 @@ class MemoryOps:
         )
         answer = yield Call(put_state, body)
         if answer.status == "skipped":
-            raise MemorySyncError(
+            raise SkippedWriteError(
                 f"put_state: memory {key!r} was skipped by the server (the plan's quota is used up): "
                 "nothing was stored"
             )
@@ -370,30 +485,52 @@ class MemoryOps:
     def _user(self, user_id: str | None) -> str:
         return self.default_user_id if user_id is None else _non_blank("user_id", user_id)
 
-    def _new_value(self, memory: UserMemory) -> dict[str, Any]:
+    def _new_value(self, memory: UserMemory, user_id: str | None = None) -> dict[str, Any]:
         if not isinstance(memory, UserMemory):
             raise TypeError(f"upsert expects an agno UserMemory, got {type(memory).__name__}")
         value = to_value(memory)  # a copy: the caller's object is never touched
         if value["memory_id"] is None:
             value["memory_id"] = str(uuid.uuid4())
         value["memory_id"] = _non_blank("memory_id", value["memory_id"])
-        value["user_id"] = self._user(value["user_id"])
+        value["user_id"] = self._user(value["user_id"] if value["user_id"] is not None else user_id)
+        value[INSERTED] = self._stamp()  # kept only if the record turns out to be new
         return value
 
-    def _merge(
-        self, new: dict[str, Any], stored: Mapping[str, Any] | None, preserve_updated_at: bool
-    ) -> dict[str, Any]:
+    def _stamp(self) -> int:
+        """Nanoseconds since the epoch, strictly increasing in this process: the insertion order
+        of memories written in the same second (or in one batch, side by side)."""
+        with self._stamp_lock:
+            self._last_inserted = max(self._last_inserted + 1, time.time_ns())
+            return self._last_inserted
+
+    def _merge(self, new: dict[str, Any], stored: Mapping[str, Any] | None, mode: str) -> dict[str, Any]:
+        """The value to store. ``mode`` says whose ``updated_at`` wins: ``"caller"`` keeps the one
+        the memory carries (``upsert_user_memory``), ``"preserve"`` / ``"now"`` follow
+        ``upsert_memories(preserve_updated_at=True / False)`` as agno's own backends do."""
         merged = dict(new)
-        # agno's update tool builds a fresh UserMemory, resetting created_at: the first one wins.
-        if stored is not None and stored.get("created_at") is not None:
-            merged["created_at"] = stored["created_at"]
-        if preserve_updated_at and merged.get("updated_at") is not None:
+        if stored is not None:
+            # agno's update tool builds a fresh UserMemory, resetting created_at: the first one wins.
+            if stored.get("created_at") is not None:
+                merged["created_at"] = stored["created_at"]
+            # The insertion order is the first write's; a record written before it was kept has none.
+            if stored.get(INSERTED) is not None:
+                merged[INSERTED] = stored[INSERTED]
+            else:
+                merged.pop(INSERTED, None)
+        given = new.get("updated_at") if mode != "now" else None
+        before = stored.get("updated_at") if stored is not None else None
+        if mode == "preserve" and given is not None:
             return merged
-        if stored is not None and stored.get("updated_at") is not None and same_content(merged, stored):
+        if before is not None and same_content(merged, stored or {}) and given in (None, before):
             # Unchanged: send the stored value byte for byte so the server does nothing at all.
-            merged["updated_at"] = stored["updated_at"]
-        else:
-            merged["updated_at"] = int(self.clock())
+            merged["updated_at"] = before
+            return merged
+        if given is not None and given != before:
+            # The caller's own time (MemoryManager stamps every memory it adds): kept, so memories
+            # written in one run keep the order their writer gave them. A time equal to the stored
+            # one on a changed memory is a read-modify-write: that change happens now.
+            return merged
+        merged["updated_at"] = int(self.clock())
         return merged
 
     @staticmethod
@@ -413,6 +550,18 @@ class MemoryOps:
             logger.warning("skipping state record %r: it is not a readable agno memory (%s)", item.key, exc)
             return None
         return value
+
+
+def _inserted(value: Mapping[str, Any], item: StateItem) -> int:
+    """When the record was first written, in ns: our own stamp, else the server's created_at."""
+    stamp = value.get(INSERTED)
+    if isinstance(stamp, int) and not isinstance(stamp, bool):
+        return stamp
+    created = item.created_at
+    if isinstance(created, datetime):
+        aware = created if created.tzinfo is not None else created.replace(tzinfo=timezone.utc)
+        return int(aware.timestamp() * 1e9)
+    return 0
 
 
 def _non_blank(name: str, value: Any) -> str:

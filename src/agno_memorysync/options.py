@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
 from memorysync_core import Connection, Settings, resolve_settings
 
-from .ops import MemoryOps
+from .ops import MemoryOps, Plan, drive
 from .policy import Policy
+from .retry import RetryQueue, retryable
+from .scope import scoped
+
+logger = logging.getLogger("agno_memorysync")
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,8 @@ class ConfiguredDb:
         id: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] | None = None,
+        retry_for: float = 300.0,
+        max_pending_writes: int = 1000,
     ) -> None:
         super().__init__(id=id)  # type: ignore[call-arg]  # agno's BaseDb / AsyncBaseDb
         self._options = Options.build(
@@ -118,10 +127,60 @@ class ConfiguredDb:
         )
         self._ops = self._options.ops
         self._policy = self._options.policy
+        self._retries = RetryQueue(
+            ops=self._ops,
+            connect=self._options.connection,
+            write_timeout=self._policy.write_timeout,
+            max_pending=max_pending_writes,
+            retry_for=retry_for,
+        )
         self._open()
 
     def _open(self) -> None:
         raise NotImplementedError
+
+    # ---------------------------------------------------------------- shared by both shells
+    async def _drive(self, plan: Plan[Any], connection: Connection) -> Any:
+        """Run ``plan``, after taking the memories it writes or deletes out of the retry queue
+        (and waiting for a retry of them in flight), so no older write lands after it."""
+        keys = plan.keys or [(value["user_id"], value["memory_id"]) for value, _ in plan.writes]
+        waits = self._retries.settle(keys)
+        if waits:
+            await asyncio.gather(*(asyncio.wrap_future(w) for w in waits))
+        return await drive(plan.steps, connection)
+
+    def _failed(self, plan: Plan[Any], exc: BaseException) -> Any:
+        """A write that failed for a passing reason is queued for a retry and answered with what it
+        will store; everything else goes to the policy (fail open, or raise)."""
+        if plan.kind == "write" and self._policy.fail_open_writes and plan.writes and retryable(exc):
+            accepted = self._retries.add(plan.writes)
+            if len(accepted) == len(plan.writes):
+                logger.warning(
+                    "MemorySync %s failed (%s); %d write(s) queued and retried in the background. "
+                    "flush() waits for them.",
+                    plan.what,
+                    exc,
+                    len(accepted),
+                )
+                stored = [
+                    self._ops.shape(self._ops.promised(v, mode), plan.deserialize) for v, mode in plan.writes
+                ]
+                return stored[0] if plan.empty is None else stored
+        return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+
+    def _scope_user(self, user_id: str | None) -> str | None:
+        return scoped(user_id)
+
+    def stats(self) -> dict[str, int]:
+        """Background retries of failed writes: queued, delivered, lost, dropped, pending."""
+        s = self._retries.stats
+        return {
+            "queued": s.queued,
+            "delivered": s.delivered,
+            "lost": s.lost,
+            "dropped": s.dropped,
+            "pending": self._retries.pending,
+        }
 
     @property
     def default_user_id(self) -> str:

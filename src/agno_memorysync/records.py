@@ -2,7 +2,7 @@
 
 The value holds every ``UserMemory`` field with timestamps as epoch seconds. ``to_dict()`` is
 deliberately not used: it writes naive local-time ISO strings that ``from_dict()`` reads back as
-UTC, shifting every timestamp by the machine's UTC offset (frameworks survey 2.2).
+UTC, shifting every timestamp by the machine's UTC offset (agno/db/schemas/memory.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ NAMESPACE: list[str] = ["agno"]
 # Read from the installed agno so a field added by a later release is stored, not dropped.
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(UserMemory))
 TIMESTAMPS = ("created_at", "updated_at")
+# Stored next to the UserMemory fields, never shown to agno: when the memory was first written,
+# in nanoseconds, so memories written in the same second (or side by side in one batch) are read
+# back in the order they were written.
+INSERTED = "inserted_ns"
 _SCOPE_KEYS = ("agent_id", "team_id")
 
 

@@ -31,7 +31,7 @@ def model():
 
 @pytest.fixture
 def agent(tmp_path, db, model):
-    # The wiring from the issue: sessions local, memories in MemorySync.
+    # The recommended wiring: sessions local, memories in MemorySync.
     return memory_agent(model, SqliteDb(db_file=str(tmp_path / "agent.db")), db, user_id="customer-42")
 
 
@@ -113,7 +113,7 @@ class SortOrder(str, enum.Enum):  # what AgentOS passes (agno.os.schema.SortOrde
 
 
 def test_the_calls_agnos_agentos_memory_router_makes(db):
-    # Exactly the calls of agno/os/routers/memory/memory.py (frameworks survey 2.3).
+    # Exactly the calls of agno/os/routers/memory/memory.py.
     created = db.upsert_user_memory(
         memory=UserMemory(
             memory_id=str(uuid.uuid4()), memory="User likes tea", topics=["food"], user_id="ui"

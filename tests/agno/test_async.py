@@ -1,4 +1,4 @@
-"""Issue 5 point 9: ``AsyncMemorySyncDb`` under ``Agent.arun``, and its misconfiguration."""
+"""``AsyncMemorySyncDb`` under ``Agent.arun``, and its misconfiguration."""
 
 from __future__ import annotations
 
@@ -86,11 +86,14 @@ async def test_the_async_twin_behaves_like_the_sync_db(adb):
 
 
 async def test_async_failure_policy(server, dead_url):
-    dead = AsyncMemorySyncDb(api_key="ms_test_x", base_url=dead_url)
+    dead = AsyncMemorySyncDb(api_key="ms_test_x", base_url=dead_url, write_timeout=1)
     assert await dead.get_user_memories(user_id="u") == []
-    assert await dead.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u")) is None
+    queued = await dead.upsert_user_memory(UserMemory(memory="User likes tea", memory_id="tea", user_id="u"))
+    assert queued.memory_id == "tea" and dead.stats()["pending"] == 1
     with pytest.raises(MemorySyncError):
         await dead.delete_user_memory("tea", user_id="u")
+    assert dead.stats()["pending"] == 0  # the delete took the queued write out: nothing to bring back
+    await dead.close()
     strict = AsyncMemorySyncDb(api_key="ms_test_x", base_url=dead_url, fail_open_writes=False)
     with pytest.raises(MemorySyncError):
         await strict.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u"))
@@ -110,7 +113,7 @@ def test_one_async_db_serves_several_event_loops(server):
 
 async def test_async_memory_db_with_a_sync_agent_db_names_the_fix(tmp_path, adb):
     # agno decides sync vs async memory calls on agent.db: this wiring used to fail with
-    # "'coroutine' object is not iterable" (frameworks survey 2.4).
+    # "'coroutine' object is not iterable" (agno picks the path from the agent's db).
     model = ScriptedModel()
     agent = memory_agent(
         model,

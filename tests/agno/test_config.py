@@ -1,4 +1,4 @@
-"""Issue 5 point 10: every configuration option reaches the wire (against the real server)."""
+"""Every configuration option reaches the wire (against the real server)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 5 point 5: deletes designed against data loss."""
+"""Deletes are designed against data loss: scoped to one user, loud when they fail, no everything-wipe."""
 
 from __future__ import annotations
 

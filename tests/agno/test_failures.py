@@ -1,4 +1,5 @@
-"""Issue 5 point 6: reads fail open within their budget, writes fail open by default, deletes raise."""
+"""Failures: reads fail open within their budget, writes are retried in the background by default
+(or raise), deletes raise."""
 
 from __future__ import annotations
 
@@ -27,15 +28,20 @@ def every_read(db):
 EMPTY = [[], ([], 0), None, [], ([], 0)]
 
 
-def test_dead_server_reads_are_empty_writes_fail_open_and_are_logged(dead_url, caplog):
-    db = MemorySyncDb(api_key="ms_test_x", base_url=dead_url)
+def test_dead_server_reads_are_empty_writes_are_queued_and_a_loss_is_logged(dead_url, caplog):
+    db = MemorySyncDb(api_key="ms_test_x", base_url=dead_url, write_timeout=1)
     with caplog.at_level(logging.WARNING, logger="agno_memorysync"):
         assert every_read(db) == EMPTY
-        assert db.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u")) is None
-        assert db.upsert_memories([UserMemory(memory="User likes tea", user_id="u")]) == []
-    assert sum("failed open" in r.message for r in caplog.records) == 5
-    loud = [r for r in caplog.records if r.levelno == logging.ERROR]
-    assert len(loud) == 2 and all("NOT stored" in r.getMessage() for r in loud)
+        one = db.upsert_user_memory(UserMemory(memory="User likes tea", memory_id="tea", user_id="u"))
+        batch = db.upsert_memories([UserMemory(memory="User likes jazz", memory_id="jazz", user_id="u")])
+        assert sum("failed open" in r.message for r in caplog.records) == 5
+        assert sum("queued and retried" in r.getMessage() for r in caplog.records) == 2
+        # what will be stored once the server answers, not None
+        assert one.memory == "User likes tea" and [m.memory_id for m in batch] == ["jazz"]
+        assert db.stats() == {"queued": 2, "delivered": 0, "lost": 0, "dropped": 0, "pending": 2}
+        db.close()  # the server never came back: what is left is counted and logged
+    assert db.stats()["lost"] == 2 and db.stats()["pending"] == 0
+    assert "2 queued memory write(s) LOST at close" in caplog.text
 
 
 def test_fail_open_writes_false_raises(dead_url):
@@ -54,10 +60,13 @@ def test_a_slow_server_costs_a_read_no_more_than_recall_timeout(server):
     )
     started = time.monotonic()
     assert fast.get_user_memories(user_id="u") == []  # tenant discovery + list: one total budget
-    assert fast.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="u")) is None
+    assert (
+        fast.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="u")).memory == "User likes jazz"
+    )
     assert time.monotonic() - started < 1.0 + MARGIN
     server.faults.clear()
-    assert [m.memory for m in fast.get_user_memories(user_id="u")] == ["User likes tea"]  # recovers
+    assert fast.flush(10)  # the queued write lands once the server is fast again
+    assert [m.memory for m in fast.get_user_memories(user_id="u")] == ["User likes tea", "User likes jazz"]
 
 
 def test_the_default_read_budget_is_1_2_seconds(server):
@@ -74,8 +83,8 @@ def test_server_errors(server, caplog):
     server.faults.set(status=503)
     with caplog.at_level(logging.WARNING, logger="agno_memorysync"):
         assert every_read(db) == EMPTY
-        assert db.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="u")) is None
-    assert "HTTP 503" in caplog.text
+        queued = db.upsert_user_memory(UserMemory(memory="User likes jazz", memory_id="jazz", user_id="u"))
+    assert "HTTP 503" in caplog.text and queued.memory_id == "jazz" and db.stats()["pending"] == 1
     strict = MemorySyncDb(
         api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id, fail_open_writes=False
     )
@@ -83,7 +92,8 @@ def test_server_errors(server, caplog):
         strict.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="u"))
     assert info.value.status_code == 503 and info.value.transient
     server.faults.clear()
-    assert [m.memory_id for m in db.get_user_memories(user_id="u")] == ["tea"]
+    assert db.flush(10) and db.stats()["delivered"] == 1
+    assert [m.memory_id for m in db.get_user_memories(user_id="u")] == ["tea", "jazz"]
 
 
 def test_a_wrong_key_is_logged_as_an_error_not_a_blip(server, caplog):
@@ -99,7 +109,7 @@ def test_over_quota_silent_mode_writes_skipped_reads_empty(server, caplog):
     assert db.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u")) is not None
     with caplog.at_level(logging.ERROR, logger="agno_memorysync"):
         assert db.upsert_user_memory(UserMemory(memory="User likes jazz", user_id="u")) is None
-    assert "quota" in caplog.text
+    assert "quota" in caplog.text and db.stats()["queued"] == 0  # retrying cannot help: not queued
     strict = MemorySyncDb(
         api_key=key, base_url=server.base_url, tenant_id=server.tenant_id, fail_open_writes=False
     )
@@ -119,6 +129,7 @@ def test_over_quota_strict_mode_429(server):
     db = MemorySyncDb(api_key=key, base_url=server.base_url, tenant_id=server.tenant_id)
     assert db.get_user_memories(user_id="u") == []
     assert db.upsert_user_memory(UserMemory(memory="User likes tea", user_id="u")) is None
+    assert db.stats()["queued"] == 0  # a plan limit is not a blip: not retried
     strict = MemorySyncDb(
         api_key=key, base_url=server.base_url, tenant_id=server.tenant_id, fail_open_writes=False
     )

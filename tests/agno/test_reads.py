@@ -1,4 +1,4 @@
-"""Issue 5 points 3 and 7: every get_user_memories parameter, the other reads, and user scoping."""
+"""Reads: every get_user_memories parameter, the other reads, and user scoping."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_search_results_are_ordered_by_relevance_not_recency(db):
         ["User has a dog named Rex", "User walks a dog for the neighbour", "User likes cats"]
     ):
         db.upsert_user_memory(UserMemory(memory=text, memory_id=f"k{i}", user_id="carol"))
-    assert ids(db.get_user_memories(user_id="carol")) == ["k2", "k1", "k0"]  # newest first
+    assert ids(db.get_user_memories(user_id="carol")) == ["k0", "k1", "k2"]  # unsorted: as written
     assert ids(db.get_user_memories(user_id="carol", search_content="dog named Rex"))[0] == "k0"
     assert ids(db.get_user_memories(user_id="carol", search_content="neighbour's dog"))[0] == "k1"
     # an explicit sort_by still wins over relevance, as the caller asked for it

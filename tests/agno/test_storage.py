@@ -1,4 +1,4 @@
-"""Issue 5 points 1 and 4: one memory = one state record, and how upserts write it."""
+"""Storage: one memory = one state record, and how upserts write it."""
 
 from __future__ import annotations
 
@@ -30,11 +30,9 @@ def test_one_memory_is_one_state_record_with_every_field(db, raw):
     assert item["namespace"] == ["agno"] and item["source"] == "agno" and item["key"] == "mem-1"
     assert item["text"] == "User is allergic to peanuts"
     value = item["value"]
-    assert set(value) == set(FULL)  # every UserMemory field, none dropped
-    assert value["created_at"] == 1_700_000_000 and isinstance(value["updated_at"], int)
-    assert {k: value[k] for k in FULL if k != "updated_at"} == {
-        k: v for k, v in FULL.items() if k != "updated_at"
-    }
+    # every UserMemory field, none dropped, plus when it was first written (the read order)
+    assert set(value) == {*FULL, "inserted_ns"} and isinstance(value["inserted_ns"], int)
+    assert {k: value[k] for k in FULL} == FULL  # the caller's timestamps included
     # extract=true: the fact is recallable from every MemorySync surface, with agent/team metadata.
     facts = raw.facts("alice")
     assert [f["text"] for f in facts] == ["User is allergic to peanuts"]
@@ -46,13 +44,13 @@ def test_one_memory_is_one_state_record_with_every_field(db, raw):
 def test_read_back_reconstructs_the_memory_exactly(db):
     written = UserMemory(**FULL)
     stored = db.upsert_user_memory(written)
-    assert db.get_user_memory("mem-1", user_id="alice") == stored
-    assert db.get_user_memories(user_id="alice") == [stored]
-    assert stored == UserMemory(**{**FULL, "updated_at": stored.updated_at})
+    assert stored == written and stored is not written
+    assert db.get_user_memory("mem-1", user_id="alice") == written
+    assert db.get_user_memories(user_id="alice") == [written]
 
 
 def test_timestamps_survive_a_non_utc_timezone(db, monkeypatch):
-    # UserMemory.to_dict()/from_dict() shift timestamps by the UTC offset (frameworks survey 2.2).
+    # UserMemory.to_dict()/from_dict() shift timestamps by the UTC offset (agno/db/schemas/memory.py).
     monkeypatch.setenv("TZ", "America/New_York")
     time.tzset()
     try:
