@@ -60,7 +60,8 @@ def _marks(values: Sequence[Any]) -> str:
 
 def _is_full(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and (
-        getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(error)
+        getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+        or "database or disk is full" in str(error)
     )
 
 
