@@ -12,7 +12,7 @@ from ag2.events import BaseEvent
 from ag2.middleware import BaseMiddleware
 from ag2.testing import TestConfig
 
-from ag2_memorysync import MemorySyncMiddleware
+from ag2_memorysync import MemorySyncMiddleware, RetryPolicy
 
 MARGIN = 0.25  # seconds over the budget a model call may be held: scheduling, logging
 
@@ -140,3 +140,34 @@ def test_a_closed_memory_stays_out_of_the_way(make_memory):
     bot, _, _ = timed_agent(memory)
     assert asyncio.run(bot.ask(QUESTIONS[0])).body == "Answer 0."
     assert memory.stats()["recalled"] == 0 and memory.stats()["queued"] == 0
+
+
+def test_an_outage_mid_conversation_loses_no_turn_and_duplicates_none(make_memory, server, stored, uid):
+    memory = make_memory(session_id="outage", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    bot, _, _ = timed_agent(memory)
+
+    async def chat() -> list[str]:
+        reply = await bot.ask(QUESTIONS[0])
+        assert await memory.aflush(5)
+        server.stop()  # the next two exchanges happen while the server is down
+        replies = [reply.body]
+        for question in QUESTIONS[1:]:
+            reply = await reply.ask(question)
+            replies.append(reply.body)
+        return replies
+
+    replies = asyncio.run(chat())
+    assert memory.stats()["queued"] >= 1, "turns are waiting for the server"
+    deadline = time.monotonic() + 5
+    while memory.stats()["retried"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert memory.stats()["retried"] >= 1, "the writer met the outage"
+    server.restart()
+    assert memory.flush(15)
+    assert stored.transcript(uid, "outage") == [
+        turn
+        for pair in zip(QUESTIONS, replies, strict=True)
+        for turn in (("user", pair[0]), ("assistant", pair[1]))
+    ]
+    stats = memory.stats()
+    assert stats["captured"] == 6 and stats["failed"] == 0 and stats["dropped"] == 0
