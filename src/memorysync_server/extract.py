@@ -11,9 +11,10 @@ An LLM-backed extractor can implement the same protocol later.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Protocol, runtime_checkable
 
-from .third_person import could_be_nominal, to_third_person
+from .third_person import could_be_nominal, load_lexicon, to_third_person
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -198,7 +199,15 @@ def _clean(clause: str) -> str:
 
 
 class RuleExtractor:
-    """Deterministic rules; see the module docstring for what is kept and what is dropped."""
+    """Deterministic rules; see the module docstring for what is kept and what is dropped.
+
+    The verb lexicon loads in the background from construction on (``preload=False`` defers it
+    to the first turn), so a server starts at once and its first turn rarely waits for it.
+    """
+
+    def __init__(self, *, preload: bool = True) -> None:
+        if preload:
+            threading.Thread(target=load_lexicon, name="extract-lexicon", daemon=True).start()
 
     def extract(self, text: str, *, explicit: bool = False) -> list[str]:
         facts: list[str] = []

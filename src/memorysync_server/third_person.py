@@ -11,6 +11,7 @@ more often than one-off events in the present-looking form.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection
@@ -288,19 +289,41 @@ def swap_pronouns(text: str) -> str:
     return text
 
 
+_LEXICON_READY = threading.Event()
+_LEXICON_LOCK = threading.Lock()
+
+
+def load_lexicon() -> None:
+    """Load LemmInflect's tables (about 50 MB, up to a second) once; later calls return at once.
+
+    LemmInflect loads lazily and without a lock, so concurrent first lookups from a server's
+    worker threads would each build their own copy; every lookup here waits for this one load.
+    """
+    if _LEXICON_READY.is_set():
+        return
+    with _LEXICON_LOCK:
+        if not _LEXICON_READY.is_set():
+            getAllLemmas("be")
+            getInflection("be", "VBZ")
+            _LEXICON_READY.set()
+
+
 @lru_cache(maxsize=8192)
 def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    load_lexicon()
     return getAllLemmas(word)
 
 
 @lru_cache(maxsize=8192)
 def _third_singular(lemma: str) -> str:
+    load_lexicon()
     forms = getInflection(lemma, "VBZ")
     return forms[0] if forms else lemma + "s"
 
 
 @lru_cache(maxsize=8192)
 def _pasts(lemma: str) -> tuple[str, ...]:
+    load_lexicon()
     return getInflection(lemma, "VBD") or ()
 
 
