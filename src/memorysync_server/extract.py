@@ -14,7 +14,7 @@ import re
 import threading
 from typing import Protocol, runtime_checkable
 
-from .third_person import could_be_nominal, load_lexicon, to_third_person
+from .third_person import could_be_nominal, load_lexicon, mentions_past, to_third_person
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -169,6 +169,10 @@ _THIRD_PERSON = re.compile(r"^(?:the\s+)?user(?:'s)?\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNORECASE)
 
 
+_WE = re.compile(r"^(?:we|we're|our)\b", re.IGNORECASE)
+_I = re.compile(r"^i\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_ASKING = re.compile(r"^i\s+(?:want|need|would\s+like)\s+(?:you|to\s+know\s+what|to\s+ask)\b", re.IGNORECASE)
 _JOINT_SUBJECT = re.compile(r"^my\s+[\w'-]+(?:\s+[\w'-]+){0,2}$", re.IGNORECASE)
 
 
@@ -183,10 +187,10 @@ def _clauses(sentence: str) -> list[str]:
     parts = _CLAUSES.split(sentence)
     out: list[str] = []
     for part in parts:
-        if out and re.match(r"^(?:we|we're|our)\b", part.strip(), re.I):
+        if out and _WE.match(part.strip()):
             # Nothing is told about "we" on its own; "... with my partner and our two cats" stays whole.
             out[-1] = f"{out[-1].rstrip()} and {part.strip()}"
-        elif out and _is_joint_subject(out[-1].strip()) and re.match(r"^i\b", part.strip(), re.I):
+        elif out and _I.match(part.strip()) and _is_joint_subject(out[-1].strip()):
             # "My husband and I live in Leeds": one subject, not two statements.
             out[-1] = f"{out[-1].strip()} and {part.strip()}"
         else:
@@ -238,22 +242,24 @@ class RuleExtractor:
         elif re.match(r"^if\b", sentence, re.I):
             return []
         facts = []
+        # The whole sentence decides past or present: "I used to smoke but I quit".
+        past = mentions_past(sentence)
         for raw in _clauses(sentence):
-            fact = self._clause(raw, explicit=explicit, context=sentence)
+            fact = self._clause(raw, explicit=explicit, past=past)
             if fact:
                 facts.append(fact)
         return facts
 
-    def _clause(self, raw: str, *, explicit: bool, context: str) -> str | None:
+    def _clause(self, raw: str, *, explicit: bool, past: bool) -> str | None:
         clause = _TRAILING_THANKS.sub("", _clean(raw))
         clause = _clean(clause)
         if not clause or clause.endswith("?"):
             return None
-        if is_low_value(clause) and not (_FIRST_PERSON.match(clause) and re.search(r"\d", clause)):
+        if is_low_value(clause) and not (_FIRST_PERSON.match(clause) and _DIGIT.search(clause)):
             return None
         if _QUESTION_START.match(clause) or _REQUEST.match(clause) or _REQUEST_AS_NEED.match(clause):
             return None
-        if re.match(r"^i\s+(?:want|need|would\s+like)\s+(?:you|to\s+know\s+what|to\s+ask)\b", clause, re.I):
+        if _ASKING.match(clause):
             return None
         if _SMALL_TALK.match(clause) or _CONDITIONAL.match(clause):
             return None
@@ -265,7 +271,7 @@ class RuleExtractor:
             # "Ursula Le Guin is my favourite author" -> "User's favourite author is Ursula Le Guin".
             return f"User's {named['what']} {named['verb'].lower()} {named['name']}"
         if _FIRST_PERSON.match(clause):
-            fact = to_third_person(clause, context=context)
+            fact = to_third_person(clause, past_hint=past)
             return fact if fact and len(fact) >= 2 else None
         if explicit and len(clause) >= 2:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.

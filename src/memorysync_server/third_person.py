@@ -259,34 +259,53 @@ _SPLIT_CONTRACTIONS = {
     "mustn't": ["must", "not"],
 }
 _THIRD_PERSON_OF = {"am": "is", "have": "has", "do": "does", "be": "is", "was": "was", "were": "was"}
-_OBJECT_PRONOUNS = (
-    (re.compile(r"\bI\s+am\b|\bI'm\b|\bIm\b", re.I), "they are"),
-    (re.compile(r"\bI\s+was\b", re.I), "they were"),
-    (re.compile(r"\bI\s+wasn't\b", re.I), "they weren't"),
-    (re.compile(r"\bI've\b", re.I), "they have"),
-    (re.compile(r"\bI'd\b", re.I), "they would"),
-    (re.compile(r"\bI'll\b", re.I), "they will"),
-    (re.compile(r"\bmyself\b", re.I), "themselves"),
-    (re.compile(r"\bmine\b", re.I), "theirs"),
-    (re.compile(r"\bmy\b", re.I), "their"),
-    (re.compile(r"\bme\b", re.I), "them"),
-    (re.compile(r"\bI\b"), "they"),
-    # Lower case only: "US" is a country, "us" the user and those around them.
-    (re.compile(r"\bourselves\b"), "themselves"),
-    (re.compile(r"\bours\b"), "theirs"),
-    (re.compile(r"\bour\b"), "their"),
-    (re.compile(r"\bus\b"), "them"),
-    (re.compile(r"\bwe're\b"), "they're"),
-    (re.compile(r"\bwe\b"), "they"),
+_PRONOUN_FORMS = {
+    "i am": "they are",
+    "i'm": "they are",
+    "im": "they are",
+    "i wasn't": "they weren't",
+    "i was": "they were",
+    "i've": "they have",
+    "i'd": "they would",
+    "i'll": "they will",
+    "myself": "themselves",
+    "mine": "theirs",
+    "my": "their",
+    "me": "them",
+    "I": "they",
+    "ourselves": "themselves",
+    "ours": "theirs",
+    "our": "their",
+    "us": "them",
+    "we're": "they're",
+    "we": "they",
+}
+# One pass over the text. Lower case only for the plural forms: "US" is a country, "us" the user
+# and those around them; and a lone "I" only in capitals.
+_PRONOUNS = re.compile(
+    r"\b(?:(?i:I\s+am|I'm|Im|I\s+wasn't|I\s+was|I've|I'd|I'll|myself|mine|my|me)|I|ourselves|ours|our|us|we're|we)\b"
 )
+
+
+def _pronoun(m: re.Match[str]) -> str:
+    word = m.group(0)
+    return _PRONOUN_FORMS.get(word) or _PRONOUN_FORMS[" ".join(word.lower().split())]
+
+
+_TRAILING_PUNCT = ",;:.!)\"'"
+_JOINT_SUBJECT = re.compile(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", re.I | re.S)
+_MY_SUBJECT = re.compile(r"^my\s+(.+)$", re.I | re.S)
 _PUNCT = re.compile(r"^(.*?)([,;:.!)\"']*)$", re.S)
+
+
+def mentions_past(text: str) -> bool:
+    """Whether ``text`` names a time in the past ("last week", "in 2015", "used to")."""
+    return bool(_PAST_TIME.search(text))
 
 
 def swap_pronouns(text: str) -> str:
     """First-person words after the subject, retold: "when I was ten" -> "when they were ten"."""
-    for pattern, replacement in _OBJECT_PRONOUNS:
-        text = pattern.sub(replacement, text)
-    return text
+    return _PRONOUNS.sub(_pronoun, text)
 
 
 _LEXICON_READY = threading.Event()
@@ -378,12 +397,12 @@ def conjugate(word: str, *, past_hint: bool = False) -> str:
 
 
 def _could_be_verb(word: str) -> bool:
-    lower = _PUNCT.match(word).group(1).lower()  # type: ignore[union-attr]
-    return bool(_verb_lemmas(lower)) and lower in _verb_lemmas(lower)
+    return _bare(word) in _verb_lemmas(_bare(word))
 
 
 def _bare(word: str) -> str:
-    return _PUNCT.match(word).group(1).lower()  # type: ignore[union-attr]
+    """The word for lookups: lower case, without the punctuation typed after it."""
+    return word.rstrip(_TRAILING_PUNCT).lower()
 
 
 def _skip_adverbs(words: list[str], i: int) -> int:
@@ -473,7 +492,7 @@ def _split_contractions(words: list[str]) -> list[str]:
     return out
 
 
-def to_third_person(clause: str, *, context: str | None = None) -> str | None:
+def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None:
     """``clause`` (starting with I/I'm/My/...) about "User", or None when it is not about the user.
 
     "I'm a night owl and rarely sleep before 2am" -> "User is a night owl and rarely sleeps
@@ -481,18 +500,18 @@ def to_third_person(clause: str, *, context: str | None = None) -> str | None:
     Leeds" -> "User and their husband live in Leeds".
     """
     text = clause.strip()
-    m = re.match(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", text, re.I | re.S)
+    m = _JOINT_SUBJECT.match(text)
     if m:
         return f"User and their {m.group(1)} {swap_pronouns(m.group(2))}"
-    m = re.match(r"^my\s+(.+)$", text, re.I | re.S)
+    m = _MY_SUBJECT.match(text)
     if m:
         return "User's " + swap_pronouns(m.group(1))
     words = _split_contractions(text.split())
     if not words or words[0].lower() != "i" or len(words) < 2:
         return None
     rest = words[1:]
-    # The whole sentence decides past or present: "I used to smoke but I quit".
-    past_hint = bool(_PAST_TIME.search(context or text))
+    if past_hint is None:
+        past_hint = mentions_past(text)
     # Only the user's own predicate is conjugated; a subordinate clause ("because I'm ...")
     # keeps its own verbs and gets "they", which takes the plural form.
     cut = len(rest)
