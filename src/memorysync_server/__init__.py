@@ -1,4 +1,4 @@
-"""A local MemorySync server implementing openapi.yaml (issue 3).
+"""A local MemorySync server implementing openapi.yaml.
 
 ``LocalServer`` runs it on a background thread; ``create_app`` builds the ASGI app;
 ``Quota`` simulates plan limits; ``Extractor``/``Embedder`` are the pluggable parts.

@@ -1,4 +1,4 @@
-"""API keys -> tenants, evaluation keys, and the 401/403/404 rules of contract §1-2."""
+"""API keys -> tenants, evaluation keys, and the 401/403/404 rules openapi.yaml gives."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ _LOW_VALUE_WORD = re.compile(r"[a-z']+")
 
 
 def is_low_value(text: str) -> bool:
-    """Contract §3.1 step 3: no letter, at most one word, or two words that are both filler."""
+    """Low value (openapi.yaml, add_turn): no letter, at most one word, or two words that are both filler."""
     if not any(ch.isalpha() for ch in text):
         return True
     words = _LOW_VALUE_WORD.findall(text.lower())

@@ -59,7 +59,7 @@ def _request_id() -> str:
 def _admit(s: Services, call: Call, kind: str) -> bool:
     quota = call.key.quota
     if quota is not None and call.key.evaluation and not quota.strict:
-        # Contract §1: evaluation keys get a strict 429 where live keys are silently skipped.
+        # Evaluation keys get a strict 429 where live keys are silently skipped (openapi.yaml, TooManyRequests).
         quota = Quota(adds=quota.adds, reads=quota.reads, strict=True)
     return s.meter.admit(call.key.key, quota, kind)
 

@@ -1,4 +1,4 @@
-"""The add_turn pipeline (contract §3.1): role, low-value filter, 30-day replay receipts, extraction.
+"""The add_turn pipeline (openapi.yaml, add_turn): role, low-value filter, 30-day replay receipts, extraction.
 
 Every path that turns text into facts (add_turn, history append, state put, /memory/add) goes
 through :class:`Pipeline`, so the same turn is treated the same way wherever it arrives.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from memorysync_client.api.org import list_projects
 
+from memorysync_core import build_client, resolve_settings
 from memorysync_server import LocalServer
 
 
@@ -14,11 +16,11 @@ def test_server_fixture_answers_with_its_key(server: LocalServer) -> None:
     assert response.json()[0]["tenant_id"] == server.tenant_id
 
 
-def test_server_env_exports_key_and_url(server_env: LocalServer) -> None:
-    import os
-
-    assert os.environ["MEMORYSYNC_API_KEY"] == server_env.api_key
-    assert os.environ["MEMORYSYNC_BASE_URL"] == server_env.base_url
+def test_server_env_is_enough_for_a_client_to_reach_the_server(server_env: LocalServer) -> None:
+    # Nothing passed explicitly: the settings come from the exported environment alone.
+    client = build_client(resolve_settings())
+    projects = list_projects.sync(client=client)
+    assert [p.tenant_id for p in projects] == [server_env.tenant_id]
 
 
 def test_dead_url_refuses_connections(dead_url: str) -> None:
