@@ -70,6 +70,9 @@ MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno
 # memories is N reads and N writes; running them side by side bounds the wall time by about
 # N / CONCURRENCY round trips instead of 2N, without one caller flooding the server.
 CONCURRENCY = 8
+# A batch with this many memories of one user reads that user's records in one list request
+# (when they fit in one page) instead of one get per memory.
+SNAPSHOT_MIN = 8
 
 
 class SkippedWriteError(MemorySyncError):
@@ -303,7 +306,10 @@ class MemoryOps:
             if len(values) == 1:
                 stored = [(yield from self.put_steps(*values[0]))]
             else:
-                results = yield Parallel([self.put_steps(v, keep) for v, keep in values])
+                known = yield from self._snapshots(values)
+                results = yield Parallel(
+                    [self.put_steps(v, keep, known.get(v["user_id"])) for v, keep in values]
+                )
                 failed = [r for r in results if isinstance(r, BaseException)]
                 if failed:
                     raise failed[0]
@@ -313,6 +319,33 @@ class MemoryOps:
         # One write's budget per CONCURRENCY memories (at least one): the batch runs side by side.
         units = max(1, -(-len(values) // CONCURRENCY))
         return Plan("write", what, steps(), [], units=units, writes=values, deserialize=deserialize)
+
+    def _snapshots(self, values: list[tuple[dict[str, Any], str]]) -> Steps[dict[str, dict[str, Any]]]:
+        """For each user with at least SNAPSHOT_MIN memories in the batch, all of that user's
+        records in one list request instead of one get per memory, when one page holds them all."""
+        counts: dict[str, int] = {}
+        for value, _ in values:
+            counts[value["user_id"]] = counts.get(value["user_id"], 0) + 1
+        users = [u for u, n in counts.items() if n >= SNAPSHOT_MIN]
+        if not users:
+            return {}
+        pages = yield Parallel([self._one_page(u) for u in users])
+        return {u: page for u, page in zip(users, pages, strict=True) if isinstance(page, dict)}
+
+    def _one_page(self, user: str) -> Steps[dict[str, dict[str, Any]] | None]:
+        tenant = yield TENANT
+        body = ListStateRequest(
+            tenant_id=tenant, user_id=user, namespace_prefix=NAMESPACE, source=self.source, limit=LIST_PAGE
+        )
+        page = yield Call(list_state, body)
+        if page.total > len(page.items):
+            return None  # more than one page: one get per memory is cheaper than listing them all
+        by_key = {}
+        for item in page.items:
+            value = self._value_of(item, user)
+            if value is not None and list(item.namespace) == NAMESPACE:
+                by_key[item.key] = value
+        return by_key
 
     @staticmethod
     def _one(steps: Steps[list[Any]]) -> Steps[Any]:
@@ -433,12 +466,19 @@ class MemoryOps:
         found.sort(key=lambda pair: -pair[1])  # stable: the server's order breaks ties
         return found
 
-    def put_steps(self, value: dict[str, Any], mode: str) -> Steps[dict[str, Any]]:
-        """Read the stored record, merge, write: the whole upsert of one memory (also a retry's)."""
+    def put_steps(self, value: dict[str, Any], mode: str, known: Any = None) -> Steps[dict[str, Any]]:
+        """Read the stored record, merge, write: the whole upsert of one memory (also a retry's).
+        ``known``: the user's records, already read by the batch (skips the read)."""
         tenant = yield TENANT
         user, key = value["user_id"], value["memory_id"]
-        stored = yield from self._get(user, key)
+        if isinstance(known, dict):
+            stored = known.get(key)
+        else:
+            stored = yield from self._get(user, key)
         merged = self._merge(value, stored, mode)
+        if stored is not None and merged == stored:
+            # The server would answer created: false and do nothing: skip the write altogether.
+            return merged
         text = memory_text(merged)
         optional: dict[str, Any] = {}
         if text:
