@@ -288,16 +288,19 @@ def test_every_public_method_of_the_installed_agno_is_classified_and_behaves_so(
 @pytest.mark.parametrize("cls", [MemorySyncDb, AsyncMemorySyncDb])
 def test_the_quiet_run_defaults_now_raise(cls):
     db = cls(**KEY)
-    for call in (
-        lambda: db.get_runs(session_id="s"),
-        lambda: db.get_run(run_id="r"),
-        lambda: db.delete_run(run_id="r"),
-        lambda: db.delete_runs(run_ids=["r"]),
-        lambda: db.upsert_run(run=None, session_id="s"),
-        lambda: db.reassign_session_owner(session_id="s", new_user_id="u"),
-    ):
+    calls = {
+        "get_runs": {"session_id": "s"},
+        "get_run": {"run_id": "r"},
+        "delete_run": {"run_id": "r"},
+        "delete_runs": {"run_ids": ["r"]},
+        "upsert_run": {"run": None, "session_id": "s"},
+        "reassign_session_owner": {"session_id": "s", "new_user_id": "u"},  # agno 3.1+
+    }
+    present = {name: kwargs for name, kwargs in calls.items() if hasattr(BaseDb, name)}
+    assert {"get_runs", "get_run", "upsert_run"} <= set(present)
+    for name, kwargs in present.items():
         with pytest.raises(MemorySyncMemoryOnlyError, match="memories\\* only"):
-            call()
+            getattr(db, name)(**kwargs)
 
 
 def test_a_team_on_a_memory_only_db_fails_with_the_wiring():
