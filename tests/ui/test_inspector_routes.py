@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 import httpx
 import pytest
@@ -167,3 +168,18 @@ def test_docs_and_page_assets_are_served_by_the_server(server: LocalServer) -> N
     wrong = httpx.put(server.base_url + "/inspector/api/user", params={"user_id": "a"})
     assert wrong.status_code == 405 and {"GET", "DELETE"} <= set(wrong.headers["allow"].split(", "))
     assert "openapi.yaml" in httpx.get(server.base_url + "/v2/nothing").json()["detail"]
+
+
+def test_users_page_by_activity_then_id(tmp_path) -> None:
+    # A frozen clock: every row has the same time, so the user id breaks the tie.
+    frozen = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    with LocalServer(tmp_path / "m.db", keys=KEYS, clock=lambda: frozen) as server:
+        api = Api(server, "ms_test_acme", "t_acme")
+        for user in ("carol", "alice", "bob"):
+            api.turn(user, "I moved to Oslo")
+        api.put("dave", "k", {"v": 1})
+        listed = _get(server, "/inspector/api/users", "ms_test_acme", limit="2", offset="1").json()
+        assert listed["total"] == 4
+        assert [u["user_id"] for u in listed["users"]] == ["bob", "carol"]
+        assert listed["users"][0]["last_activity"] == "2026-01-02T03:04:05.000000Z"
+        api.close()
