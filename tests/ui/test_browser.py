@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -161,6 +162,20 @@ def test_delete_a_memory_then_forget_the_user(world, page) -> None:
     page.locator("button.user[data-user=alice]").wait_for(state="detached")
     assert _users(page) == ["bob"]
     assert acme.texts("alice") == [] and acme.texts("bob") == ["User is allergic to peanuts"]
+
+
+def test_a_hostile_user_id_is_shown_as_text_and_its_memory_can_be_deleted(world, page) -> None:
+    server, acme, _ = world
+    user = "zoë/🙂 <b>bold</b> & ?x=1"
+    acme.turn(user, "I'm allergic to shellfish")
+    _sign_in(page, server, ACME)
+    page.get_by_role("button", name=re.compile("zoë")).click()
+    page.wait_for_selector("li.memory")
+    assert page.inner_text(".user-view h2") == user and page.locator(".user-view h2 b").count() == 0
+    page.get_by_role("button", name="Delete m_").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete memory").click()
+    page.locator("li.memory").wait_for(state="detached")
+    assert acme.texts(user) == []  # the UTF-8 X-End-User-ID reached the right user
 
 
 def test_a_wrong_key_gets_a_clear_message_and_no_data(world, page) -> None:
