@@ -93,8 +93,9 @@ def test_slow_server_each_model_call_is_held_at_most_the_budget_and_the_loop_run
     # Recall gave up at the budget, or the breaker skipped it; never longer.
     assert max(delays) < memory.recall_timeout + MARGIN, delays
     assert min(delays) > memory.recall_timeout - 0.1, "the first calls waited for the slow server"
-    # While the memory waited, the caller's loop kept running.
-    assert longest_gap < 0.2, longest_gap
+    # While the memory waited (1.2 s per call), the caller's loop kept running: its longest gap
+    # between 10 ms ticks stays far below one wait, even on a loaded machine.
+    assert longest_gap < 0.5, longest_gap
     assert any("no answer within the time budget" in r.getMessage() for r in caplog.records)
     # Writes were slow, not lost.
     assert memory.flush(20)
