@@ -125,3 +125,12 @@ def test_human_input_is_the_persons_turn_and_each_turn_is_stored_once(make_memor
     assert "User always takes the window seat" in facts
     # The tool's question (the model's words, as tool arguments) is not the person's.
     assert not any("Which seat" in fact for fact in facts)
+
+
+def test_capture_one_side_only(make_memory, stored, uid):
+    for side, kept in (("received", "user"), ("sent", "assistant")):
+        memory = make_memory(session_id=f"side-{side}", capture=side)
+        bot, _ = agent(["Noted, Oslo it is."], memory=memory)
+        asyncio.run(bot.ask("I moved to Oslo last spring."))
+        assert memory.flush(5)
+        assert [role for role, _ in stored.transcript(uid, f"side-{side}")] == [kept]
