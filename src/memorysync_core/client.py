@@ -1,14 +1,24 @@
 """Build the generated client with our headers, and call it with one error type.
 
 Adapters never touch httpx directly: they build one ``AuthenticatedClient`` here and call
-generated operations through :func:`call` / :func:`acall`, which turn every non-2xx answer
-and every transport failure into :class:`~memorysync_core.errors.MemorySyncError`.
+generated operations through :func:`call` / :func:`acall`, which turn every non-2xx answer,
+every transport failure and every answer that does not parse into
+:class:`~memorysync_core.errors.MemorySyncError`.
+
+A generated operation module has three steps: ``_get_kwargs`` (build the request from our
+arguments), the HTTP exchange, and ``_build_response`` (parse the answer). They are run one by
+one here so that blame lands where it belongs: a wrong argument in our own code raises as the
+``TypeError`` / ``ValueError`` it is, a transport failure is a transient ``MemorySyncError``,
+and only an answer that fails to parse is reported as the server not following openapi.yaml
+(not transient: resending the same request would get the same answer).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable
 from importlib import metadata
+from types import ModuleType
 from typing import Any, TypeVar
 
 import httpx
@@ -72,24 +82,26 @@ def build_client(
 
 def invoke(operation: Callable[..., Response[T]], /, **kwargs: Any) -> Response[T]:
     """Run a generated ``*.sync_detailed`` operation; transport and parse failures raise."""
-    name = _name(operation)
+    module, name = _module(operation), _name(operation)
+    client = kwargs.pop("client")
+    request = module._get_kwargs(**kwargs)  # our arguments: a mistake here is ours, raised as is
     try:
-        return operation(**kwargs)
+        response = client.get_httpx_client().request(**request)
     except httpx.HTTPError as exc:
         raise MemorySyncError.from_transport(exc, name) from exc
-    except (ValueError, KeyError, TypeError) as exc:  # a body that does not match the contract
-        raise MemorySyncError(f"{name}: the server's answer does not match openapi.yaml ({exc!r})") from exc
+    return _parse(module, client, response, name)
 
 
 async def ainvoke(operation: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> Response[T]:
     """Run a generated ``*.asyncio_detailed`` operation; transport and parse failures raise."""
-    name = _name(operation)
+    module, name = _module(operation), _name(operation)
+    client = kwargs.pop("client")
+    request = module._get_kwargs(**kwargs)
     try:
-        return await operation(**kwargs)
+        response = await client.get_async_httpx_client().request(**request)
     except httpx.HTTPError as exc:
         raise MemorySyncError.from_transport(exc, name) from exc
-    except (ValueError, KeyError, TypeError) as exc:
-        raise MemorySyncError(f"{name}: the server's answer does not match openapi.yaml ({exc!r})") from exc
+    return _parse(module, client, response, name)
 
 
 def call(operation: Callable[..., Response[T]], /, **kwargs: Any) -> T:
@@ -102,10 +114,29 @@ async def acall(operation: Callable[..., Awaitable[Response[T]]], /, **kwargs: A
     return _unwrap(await ainvoke(operation, **kwargs), _name(operation))
 
 
+def _parse(
+    module: ModuleType, client: AuthenticatedClient, response: httpx.Response, name: str
+) -> Response[Any]:
+    try:
+        return module._build_response(client=client, response=response)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise MemorySyncError.unparsable(response.status_code, response.content, name, exc) from exc
+
+
 def _unwrap(response: Response[T], name: str) -> T:
     if 200 <= response.status_code < 300:
         return response.parsed  # type: ignore[return-value]
     raise MemorySyncError.from_http(response.status_code, response.content, name)
+
+
+def _module(operation: Callable[..., Any]) -> ModuleType:
+    module = sys.modules.get(getattr(operation, "__module__", ""))
+    if module is None or not hasattr(module, "_get_kwargs") or not hasattr(module, "_build_response"):
+        raise TypeError(
+            f"{operation!r} is not an operation of the generated memorysync_client "
+            f"(e.g. memorysync_client.api.memory.recall.asyncio_detailed)"
+        )
+    return module
 
 
 def _name(operation: Callable[..., Any]) -> str:

@@ -43,6 +43,21 @@ class MemorySyncError(Exception):
         )
 
     @classmethod
+    def unparsable(
+        cls, status_code: int, content: bytes, operation: str, exc: BaseException
+    ) -> MemorySyncError:
+        """An answer that does not parse as openapi.yaml describes it. Not transient for a 2xx or
+        4xx: sending the same request again gets the same answer."""
+        body = content.decode("utf-8", "replace")[:500] or None
+        return cls(
+            f"{operation}: the server's HTTP {status_code} answer does not match openapi.yaml "
+            f"({type(exc).__name__}: {exc}); check that base_url points at a MemorySync server of this "
+            f"API version",
+            status_code=status_code,
+            detail=body,
+        )
+
+    @classmethod
     def from_transport(cls, exc: httpx.HTTPError, operation: str) -> MemorySyncError:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "could not reach the server"
         return cls(f"{operation}: {kind} ({type(exc).__name__}: {exc})")

@@ -13,6 +13,7 @@ from memorysync_core import (
     Connection,
     LoopThread,
     MemorySyncError,
+    acall,
     call,
     fnv1a64,
     prepare_text,
@@ -223,4 +224,38 @@ def test_concurrent_first_async_callers_share_one_discovery():
             return await asyncio.gather(*(conn.atenant_id() for _ in range(5)))
 
         assert asyncio.run(many()) == ["t_acme"] * 5
+    assert len(stub.requests) == 1
+
+
+# ---- whose error: ours, the transport's, or the server's answer --------------------------
+@pytest.mark.parametrize("is_async", [False, True])
+def test_a_programming_error_in_our_call_surfaces_as_itself_and_sends_nothing(is_async):
+    body = RecallRequest(tenant_id="t", user_id="u", prompt="hello there")
+    with StubHTTP(lambda rec: Reply(200, {"context": "", "memories": []})) as stub:
+        conn = Connection(api_key="k", base_url=stub.base_url)
+        with pytest.raises(TypeError, match="bodyy"):
+            if is_async:
+                asyncio.run(acall(recall.asyncio_detailed, client=conn.client, bodyy=body))
+            else:
+                call(recall.sync_detailed, client=conn.client, bodyy=body)
+    assert stub.requests == []
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+@pytest.mark.parametrize(
+    "answer",
+    [{"memories": []}, {"context": "- x", "memories": [{"memory_id": "m_1"}]}, ["not", "an", "object"]],
+)
+def test_an_answer_that_does_not_parse_is_the_servers_fault_and_not_transient(is_async, answer):
+    body = RecallRequest(tenant_id="t", user_id="u", prompt="hello there")
+    with StubHTTP(lambda rec: Reply(200, answer)) as stub:
+        conn = Connection(api_key="k", base_url=stub.base_url)
+        with pytest.raises(
+            MemorySyncError, match=r"recall: the server's HTTP 200 answer does not match openapi\.yaml"
+        ) as info:
+            if is_async:
+                asyncio.run(acall(recall.asyncio_detailed, client=conn.client, body=body))
+            else:
+                call(recall.sync_detailed, client=conn.client, body=body)
+    assert info.value.status_code == 200 and not info.value.transient
     assert len(stub.requests) == 1
