@@ -482,8 +482,18 @@ def _validate(
 
 @atexit.register
 def _flush_at_exit() -> None:
-    # Runs while the daemon loop thread is still alive, so queued turns get a brief last chance.
+    # Runs while the daemon loop thread is still alive (and before memorysync_core stops it), so
+    # queued turns get up to exit_flush_timeout each. Silent when everything was delivered.
+    undelivered = 0
     for capability in list(_live):
-        if not capability.closed:
-            with contextlib.suppress(Exception):
-                capability.flush(timeout=capability.exit_flush_timeout)
+        if capability.closed:
+            continue
+        with contextlib.suppress(Exception):
+            if not capability._writer.flush(capability.exit_flush_timeout):
+                undelivered += capability._writer.pending
+    if undelivered:
+        log.warning(
+            "MemorySync: %d captured turn(s) could not be delivered before the process exited; "
+            "call close(timeout=...) before exiting, or raise exit_flush_timeout=",
+            undelivered,
+        )

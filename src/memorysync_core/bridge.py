@@ -8,7 +8,9 @@ submit coroutines here and wait on a ``concurrent.futures.Future`` with a timeou
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
+import contextlib
 import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
@@ -64,6 +66,26 @@ class LoopThread:
             future.cancel()
             raise TimeoutError(f"gave up after {timeout:.3f}s") from None
 
+    def shutdown(self, timeout: float = 1.0) -> None:
+        """Cancel every task still on the loop, let them finish, then stop and close the loop.
+
+        A task left pending when the interpreter tears the daemon thread down is reported by
+        asyncio as "Task was destroyed but it is pending!"; cancelling it first keeps exit quiet.
+        """
+        if not self.alive or self.in_loop_thread():
+            return
+
+        async def cancel_the_rest() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.wait(tasks, timeout=timeout)
+
+        with contextlib.suppress(Exception):
+            self.run(cancel_the_rest(), timeout=timeout + 0.5)
+        self.stop(timeout)
+
     def stop(self, timeout: float = 2.0) -> None:
         if self._loop.is_closed():
             return
@@ -84,3 +106,11 @@ def shared_loop() -> LoopThread:
         if _shared is None or not _shared.alive:
             _shared = LoopThread()
         return _shared
+
+
+@atexit.register
+def _shutdown_shared_loop() -> None:
+    # Registered when this module is first imported, before any adapter registers its own exit
+    # handler, so it runs after them (atexit is last in, first out): adapters flush first.
+    if _shared is not None:
+        _shared.shutdown()
