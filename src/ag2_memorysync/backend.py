@@ -56,9 +56,10 @@ class PendingTurn:
 
     role: str  # "user" | "assistant"
     content: str
-    idempotency_key: str
+    idempotency_key: str  # the transcript row's key: one per turn, reused by every retry
     dedup_key: str
     seq: int
+    speaker: str | None = None  # the content-based extraction seed (openapi.yaml: Turn.speaker)
 
 
 class Backend:
@@ -132,7 +133,13 @@ class Backend:
             source=SOURCE,
             extract=True,
             turns=[
-                Turn(role=t.role, content=t.content, seq=t.seq, idempotency_key=t.idempotency_key)
+                Turn(
+                    role=t.role,
+                    content=t.content,
+                    seq=t.seq,
+                    idempotency_key=t.idempotency_key,
+                    speaker=t.speaker if t.speaker is not None else UNSET,
+                )
                 for t in turns
             ],
             metadata=self._meta(),

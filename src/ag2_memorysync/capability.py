@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Hashable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import httpx
@@ -39,7 +39,7 @@ from memorysync_core import (
 
 from .backend import Backend, MemoryHit, PendingTurn, SaveResult
 from .breaker import CircuitBreaker
-from .content import as_dict, is_tool_traffic, spoken_text
+from .content import as_dict, is_tool_traffic, spoken_text, text_of
 from .dedup import DedupRegistry, default_registry
 from .lines import is_v1_agent
 from .placement import block_role, inject
@@ -47,6 +47,7 @@ from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, render
 from .roles import Role, RoleOverride, role_of, sender_of, speaker_of
 from .sequence import next_seq
 from .stats import Stats
+from .turns import TurnLedger, default_ledger
 from .versions import INSTALL_HINT
 from .writer import RetryPolicy, TurnWriter
 
@@ -137,6 +138,7 @@ class MemorySyncCapability:
         )
         settings = self._connection.settings
         self._dedup = dedup if dedup is not None else default_registry()
+        self._ledger: TurnLedger = default_ledger()
         self._dedup_scope = f"{settings.base_url}|{settings.project_id or ''}|{user_id}|"
         self._bridge = loop if loop is not None else shared_loop()
         self._stats = Stats()
@@ -294,10 +296,12 @@ class MemorySyncCapability:
 
     # -- hook logic (called by _AgentHooks) --------------------------------------------------------
 
-    def _on_sent(self, sender: Any, message: Any) -> None:
-        if self._closed or self.capture == "received":
-            return
-        self._capture(speaker_of(sender, as_dict(message)), message)
+    def _on_sent(self, hooks: _AgentHooks, sender: Any, message: Any, recipient: Any) -> None:
+        if self._closed or is_manager(sender):
+            return  # a group chat manager only relays what a member said
+        conversation, position = hooks.send_position(recipient)
+        if self.capture != "received":
+            self._capture(speaker_of(sender, as_dict(message)), message, conversation, position, id(sender))
 
     def _on_reply(self, hooks: _AgentHooks, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         started = self._clock()
@@ -305,17 +309,16 @@ class MemorySyncCapability:
             return messages
         agent, last = hooks.agent, messages[-1]
         sender = sender_of(agent, messages)
-        # A message the agent itself said sits in its own history as role "assistant"; the send
-        # hook has already seen it.
-        if self.capture != "sent" and last.get("role") != "assistant":
-            self._capture(speaker_of(sender, last), last)
+        person_said = self._take_in(hooks, sender, messages)
         if role_of(agent, self._speaker_role) == "human" or _is_termination(agent, last):
             return messages
         if is_tool_traffic(last):
             # A tool result: the model continues the same request, so it keeps the same context.
             context = hooks.sticky.get(id(sender), "")
         else:
-            text = spoken_text(last)
+            # In a group chat the last message may be another agent's; what the person asked is
+            # what the memories should be about.
+            text = person_said or spoken_text(last)
             context = self._recaller.recall(text, started) if len(text) >= self.min_prompt_chars else ""
             hooks.sticky[id(sender)] = context
         if not context:
@@ -323,15 +326,48 @@ class MemorySyncCapability:
         self._stats.add("injected")
         return inject(messages, render(self.context_template, context), block_role(agent))
 
-    def _capture(self, speaker: Any, message: Any) -> None:
+    def _take_in(self, hooks: _AgentHooks, sender: Any, messages: list[dict[str, Any]]) -> str:
+        """Capture every message the agent received since it last looked (each one once, with
+        the role of whoever said it); returns the person's latest words in this conversation."""
+        capture = self.capture != "sent"
+        observer = id(hooks.agent)
+        for conversation, position, message in hooks.unseen(sender, messages):
+            if message.get("role") == "assistant" or is_tool_traffic(message):
+                continue  # the agent's own words (its send hook saw them) or tool traffic
+            speaker = speaker_of(sender, message)
+            if is_manager(speaker):
+                continue  # the manager's own notices (introductions), not anyone's words
+            if role_of(speaker, self._speaker_role) == "human":
+                hooks.person_said[id(sender)] = spoken_text(message)
+            if capture:
+                self._capture(speaker, message, conversation, position, observer)
+        return hooks.person_said.get(id(sender), "")
+
+    def _capture(self, speaker: Any, message: Any, conversation: Any, position: int, observer: int) -> None:
         text = spoken_text(message)
         if text:
-            self._capture_turn(role_of(speaker, self._speaker_role), text)
+            role = role_of(speaker, self._speaker_role)
+            self._capture_turn(role, text, position, conversation=conversation, observer=observer)
 
-    def _capture_turn(self, role: Role, text: str, position: int | None = None) -> None:
-        """Queue one utterance (``text`` already prepared) unless it was handled already; the
-        ag2 1.x middleware captures through here too, so both lines share keys and queue."""
-        key = turn_seed(role, self.session_scope, text)
+    def _capture_turn(
+        self,
+        role: Role,
+        text: str,
+        position: int | None = None,
+        *,
+        conversation: Hashable | None = None,
+        observer: Hashable | None = None,
+    ) -> None:
+        """Queue one utterance (``text`` already prepared) unless this sighting of it was handled
+        already. ``position`` is the message's place in ``conversation`` (default: this session),
+        seen by ``observer`` (default: this capability); the ag2 1.x middleware captures through
+        here too, so both lines share keys, ledger and queue."""
+        seed = turn_seed(role, self.session_scope, text)
+        if position is None:
+            key = seed  # no position known: content alone identifies the turn
+        else:
+            where = conversation if conversation is not None else ("session", self.session_scope)
+            key = self._ledger.sight(where, position, seed, observer if observer is not None else id(self))
         dedup_key = self._dedup_scope + key
         if not self._dedup.claim(dedup_key):
             self._stats.add("deduplicated")
@@ -341,6 +377,7 @@ class MemorySyncCapability:
                 role="user" if role == "human" else "assistant",
                 content=text,
                 idempotency_key=key,
+                speaker=seed,
                 dedup_key=dedup_key,
                 seq=next_seq(),
             )
@@ -412,16 +449,20 @@ def _named(exc: MemorySyncError, what: str) -> MemorySyncError:
 
 
 class _AgentHooks:
-    """The two hooks registered on one agent. They never raise into the chat."""
+    """The two hooks registered on one agent, and what that agent has already seen of each
+    conversation. They never raise into the chat."""
 
     def __init__(self, capability: MemorySyncCapability, agent: Any) -> None:
         self.capability = capability
         self.agent = agent
         self.sticky: dict[int, str] = {}  # last recalled context per conversation partner
+        self.person_said: dict[int, str] = {}  # the person's latest words per conversation partner
+        self._views: dict[int, _View] = {}  # how far each stored history was taken in
+        self._sent_at: dict[int, int] = {}  # position of the last message sent per partner
 
     def before_send(self, sender: Any, message: Any, recipient: Any, silent: bool) -> Any:
         try:
-            self.capability._on_sent(sender, message)
+            self.capability._on_sent(self, sender, message, recipient)
         except Exception:
             log.warning("MemorySync capture failed; the chat continues", exc_info=True)
         return message
@@ -432,6 +473,85 @@ class _AgentHooks:
         except Exception:
             log.warning("MemorySync recall failed; the reply goes ahead without memories", exc_info=True)
             return messages
+
+    def send_position(self, recipient: Any) -> tuple[Hashable, int]:
+        """The conversation and position of the message this agent is about to send: the next
+        index of its history with ``recipient`` (of the group chat's messages in a group)."""
+        conversation = conversation_of(self.agent, recipient)
+        groupchat = getattr(recipient, "groupchat", None)
+        if is_manager(recipient):
+            position = len(groupchat.messages)
+        else:
+            position = len(self.agent.chat_messages.get(recipient) or ())
+        last = self._sent_at.get(id(recipient))
+        if last is not None and position <= last:
+            self.capability._ledger.restart(conversation, id(self.agent))  # a new chat began
+        self._sent_at[id(recipient)] = position
+        return conversation, position
+
+    def unseen(
+        self, sender: Any, messages: list[dict[str, Any]]
+    ) -> Iterator[tuple[Hashable, int, dict[str, Any]]]:
+        """The messages of ``messages`` this agent has not taken in yet, with their conversation
+        and position. Only the new tail of a stored history is looked at, never all of it again."""
+        chats = getattr(self.agent, "chat_messages", None)
+        stored = chats.get(sender) if isinstance(chats, dict) and sender is not None else None
+        conversation = conversation_of(self.agent, sender)
+        if stored is not messages:
+            # Messages handed to generate_reply directly: only the last one is new.
+            last = messages[-1]
+            yield ("direct", id(self.agent), id(sender)), len(messages) - 1, last
+            return
+        view = self._views.get(id(sender))
+        if view is None or view.reset_in(messages):
+            if view is not None:
+                self.capability._ledger.restart(conversation, id(self.agent))
+            view = self._views[id(sender)] = _View()
+        start, view.seen = view.seen, len(messages)
+        view.last = messages[-1]
+        groupchat = getattr(sender, "groupchat", None) if is_manager(sender) else None
+        offset = len(groupchat.messages) - len(messages) if groupchat is not None else 0
+        for i in range(start, len(messages)):
+            message = messages[i]
+            if not isinstance(message, dict):
+                continue
+            if groupchat is not None and _same_words(groupchat.messages, i + offset, message):
+                yield conversation, i + offset, message
+            elif groupchat is not None:
+                yield (id(self.agent), id(sender)), i, message  # not in the group's record: this pair's own
+            else:
+                yield conversation, i, message
+
+
+class _View:
+    """How much of one stored history an agent has taken in, and how to tell it was reset."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.last: Any = None
+
+    def reset_in(self, messages: list[Any]) -> bool:
+        # AG2 clears a history in place at the start of a chat; the object at the old end moves.
+        return len(messages) < self.seen or (self.seen > 0 and messages[self.seen - 1] is not self.last)
+
+
+def is_manager(agent: Any) -> bool:
+    """A GroupChatManager (duck-typed: it holds a ``groupchat`` with ``messages``)."""
+    return isinstance(getattr(getattr(agent, "groupchat", None), "messages", None), list)
+
+
+def conversation_of(agent: Any, partner: Any) -> Hashable:
+    """One identity for a conversation, the same from either side: the group chat for its
+    members, else the pair of agents."""
+    if is_manager(partner):
+        return ("group", id(partner.groupchat))
+    return ("pair", frozenset((id(agent), id(partner))))
+
+
+def _same_words(record: list[Any], index: int, message: dict[str, Any]) -> bool:
+    if not 0 <= index < len(record) or not isinstance(record[index], dict):
+        return False
+    return text_of(record[index].get("content")) == text_of(message.get("content"))
 
 
 def _is_termination(agent: Any, message: dict[str, Any]) -> bool:

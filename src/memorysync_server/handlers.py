@@ -225,7 +225,7 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
         return s.pipeline.plan_turn(
             text=turn["content"],
             role=role,
-            speaker=turn.get("idempotency_key"),
+            speaker=turn.get("speaker") or turn.get("idempotency_key"),
             occurred_at=turn.get("occurred_at"),
             metadata=body.get("metadata"),
         )

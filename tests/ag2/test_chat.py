@@ -161,7 +161,7 @@ def test_a_message_redelivered_to_the_hook_is_captured_once(make_memory, stored,
     bot.generate_reply(sender=user)
     assert memory.flush(5)
     assert stored.transcript(uid, "again") == [("user", "I moved to Berlin last year with my two dogs.")]
-    assert memory.stats()["deduplicated"] == 1
+    assert memory.stats()["deduplicated"] == 0, "the history's tail already taken in is not looked at again"
     assert len(model.calls) == 2, "both replies still got their recall and their model call"
 
 

@@ -23,7 +23,11 @@ class Turn:
         occurred_at (datetime.datetime | Unset):
         payload (Any | Unset): Any JSON value kept with the turn; at most 16 KiB as compact UTF-8 JSON.
         idempotency_key (str | Unset): A retry with the same key is not stored twice. Also the speaker seed for
-            extraction.
+            extraction when `speaker` is absent.
+        speaker (str | Unset): The idempotency seed for extraction, as in add_turn: a user turn whose speaker and text
+            were extracted in the last 30 days is not extracted again. Lets a client give the same words said twice two
+            transcript rows (two idempotency keys) but one extraction (one speaker). Absent: the idempotency key is the
+            seed.
     """
 
     role: str
@@ -32,6 +36,7 @@ class Turn:
     occurred_at: datetime.datetime | Unset = UNSET
     payload: Any | Unset = UNSET
     idempotency_key: str | Unset = UNSET
+    speaker: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         role = self.role
@@ -47,6 +52,8 @@ class Turn:
         payload = self.payload
 
         idempotency_key = self.idempotency_key
+
+        speaker = self.speaker
 
         field_dict: dict[str, Any] = {}
 
@@ -64,6 +71,8 @@ class Turn:
             field_dict["payload"] = payload
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if speaker is not UNSET:
+            field_dict["speaker"] = speaker
 
         return field_dict
 
@@ -87,6 +96,8 @@ class Turn:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        speaker = d.pop("speaker", UNSET)
+
         turn = cls(
             role=role,
             content=content,
@@ -94,6 +105,7 @@ class Turn:
             occurred_at=occurred_at,
             payload=payload,
             idempotency_key=idempotency_key,
+            speaker=speaker,
         )
 
         return turn
