@@ -299,9 +299,9 @@ class MemorySyncCapability:
     def _on_sent(self, hooks: _AgentHooks, sender: Any, message: Any, recipient: Any) -> None:
         if self._closed or is_manager(sender):
             return  # a group chat manager only relays what a member said
-        conversation, position = hooks.send_position(recipient)
+        position = hooks.send_position(recipient)
         if self.capture != "received":
-            self._capture(speaker_of(sender, as_dict(message)), message, conversation, position, id(sender))
+            self._capture(speaker_of(sender, as_dict(message)), message, position, id(sender))
 
     def _on_reply(self, hooks: _AgentHooks, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         started = self._clock()
@@ -331,7 +331,7 @@ class MemorySyncCapability:
         the role of whoever said it); returns the person's latest words in this conversation."""
         capture = self.capture != "sent"
         observer = id(hooks.agent)
-        for conversation, position, message in hooks.unseen(sender, messages):
+        for position, message in hooks.unseen(sender, messages):
             if message.get("role") == "assistant" or is_tool_traffic(message):
                 continue  # the agent's own words (its send hook saw them) or tool traffic
             speaker = speaker_of(sender, message)
@@ -340,34 +340,27 @@ class MemorySyncCapability:
             if role_of(speaker, self._speaker_role) == "human":
                 hooks.person_said[id(sender)] = spoken_text(message)
             if capture:
-                self._capture(speaker, message, conversation, position, observer)
+                self._capture(speaker, message, position, observer)
         return hooks.person_said.get(id(sender), "")
 
-    def _capture(self, speaker: Any, message: Any, conversation: Any, position: int, observer: int) -> None:
+    def _capture(self, speaker: Any, message: Any, position: int, observer: Hashable) -> None:
         text = spoken_text(message)
         if text:
-            role = role_of(speaker, self._speaker_role)
-            self._capture_turn(role, text, position, conversation=conversation, observer=observer)
+            self._capture_turn(role_of(speaker, self._speaker_role), text, position, observer=observer)
 
     def _capture_turn(
-        self,
-        role: Role,
-        text: str,
-        position: int | None = None,
-        *,
-        conversation: Hashable | None = None,
-        observer: Hashable | None = None,
+        self, role: Role, text: str, position: int | None = None, *, observer: Hashable | None = None
     ) -> None:
         """Queue one utterance (``text`` already prepared) unless this sighting of it was handled
-        already. ``position`` is the message's place in ``conversation`` (default: this session),
-        seen by ``observer`` (default: this capability); the ag2 1.x middleware captures through
-        here too, so both lines share keys, ledger and queue."""
+        already. ``position`` is the message's place in the person's conversation, seen by
+        ``observer`` (default: this capability); see :mod:`ag2_memorysync.turns`. The ag2 1.x
+        middleware captures through here too, so both lines share keys, ledger and queue."""
         seed = turn_seed(role, self.session_scope, text)
         if position is None:
             key = seed  # no position known: content alone identifies the turn
         else:
-            where = conversation if conversation is not None else ("session", self.session_scope)
-            key = self._ledger.sight(where, position, seed, observer if observer is not None else id(self))
+            who = observer if observer is not None else id(self)
+            key = self._ledger.sight(self._dedup_scope + self.session_scope, position, seed, who)
         dedup_key = self._dedup_scope + key
         if not self._dedup.claim(dedup_key):
             self._stats.add("deduplicated")
@@ -474,53 +467,39 @@ class _AgentHooks:
             log.warning("MemorySync recall failed; the reply goes ahead without memories", exc_info=True)
             return messages
 
-    def send_position(self, recipient: Any) -> tuple[Hashable, int]:
-        """The conversation and position of the message this agent is about to send: the next
-        index of its history with ``recipient`` (of the group chat's messages in a group)."""
-        conversation = conversation_of(self.agent, recipient)
-        groupchat = getattr(recipient, "groupchat", None)
+    def send_position(self, recipient: Any) -> int:
+        """The position of the message this agent is about to send: the next index of its history
+        with ``recipient`` (of the group chat's messages in a group)."""
         if is_manager(recipient):
-            position = len(groupchat.messages)
-        else:
-            position = len(self.agent.chat_messages.get(recipient) or ())
-        last = self._sent_at.get(id(recipient))
-        if last is not None and position <= last:
-            self.capability._ledger.restart(conversation, id(self.agent))  # a new chat began
-        self._sent_at[id(recipient)] = position
-        return conversation, position
+            return len(recipient.groupchat.messages)
+        return len(self.agent.chat_messages.get(recipient) or ())
 
-    def unseen(
-        self, sender: Any, messages: list[dict[str, Any]]
-    ) -> Iterator[tuple[Hashable, int, dict[str, Any]]]:
-        """The messages of ``messages`` this agent has not taken in yet, with their conversation
-        and position. Only the new tail of a stored history is looked at, never all of it again."""
+    def unseen(self, sender: Any, messages: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The messages of ``messages`` this agent has not taken in yet, with their positions.
+        Only the new tail of a stored history is looked at, never all of it again."""
         chats = getattr(self.agent, "chat_messages", None)
         stored = chats.get(sender) if isinstance(chats, dict) and sender is not None else None
-        conversation = conversation_of(self.agent, sender)
         if stored is not messages:
             # Messages handed to generate_reply directly: only the last one is new.
-            last = messages[-1]
-            yield ("direct", id(self.agent), id(sender)), len(messages) - 1, last
+            yield len(messages) - 1, messages[-1]
             return
         view = self._views.get(id(sender))
         if view is None or view.reset_in(messages):
-            if view is not None:
-                self.capability._ledger.restart(conversation, id(self.agent))
             view = self._views[id(sender)] = _View()
         start, view.seen = view.seen, len(messages)
         view.last = messages[-1]
-        groupchat = getattr(sender, "groupchat", None) if is_manager(sender) else None
-        offset = len(groupchat.messages) - len(messages) if groupchat is not None else 0
+        # In a group chat the position is the message's index in the group's record (the
+        # members' own histories can differ, e.g. by the manager's introductions).
+        record = sender.groupchat.messages if is_manager(sender) else None
+        offset = len(record) - len(messages) if record is not None else 0
         for i in range(start, len(messages)):
             message = messages[i]
             if not isinstance(message, dict):
                 continue
-            if groupchat is not None and _same_words(groupchat.messages, i + offset, message):
-                yield conversation, i + offset, message
-            elif groupchat is not None:
-                yield (id(self.agent), id(sender)), i, message  # not in the group's record: this pair's own
+            if record is not None and _same_words(record, i + offset, message):
+                yield i + offset, message
             else:
-                yield conversation, i, message
+                yield i, message
 
 
 class _View:
@@ -538,14 +517,6 @@ class _View:
 def is_manager(agent: Any) -> bool:
     """A GroupChatManager (duck-typed: it holds a ``groupchat`` with ``messages``)."""
     return isinstance(getattr(getattr(agent, "groupchat", None), "messages", None), list)
-
-
-def conversation_of(agent: Any, partner: Any) -> Hashable:
-    """One identity for a conversation, the same from either side: the group chat for its
-    members, else the pair of agents."""
-    if is_manager(partner):
-        return ("group", id(partner.groupchat))
-    return ("pair", frozenset((id(agent), id(partner))))
 
 
 def _same_words(record: list[Any], index: int, message: dict[str, Any]) -> bool:

@@ -71,17 +71,17 @@ def test_the_ledger_gives_every_sighting_of_one_message_one_key_and_repeats_thei
     tokens = iter(["run1", "run2", "run3"])
     ledger = TurnLedger(new_token=lambda: next(tokens))
     seed = turn_seed("human", "ag2::s", "yes please")
-    pair = ("pair", frozenset({1, 2}))
-    first = ledger.sight(pair, 2, seed, observer=1)
+    first = ledger.sight("session", 2, seed, observer="bot")
     assert first == f"{seed}#crun1.2"
-    assert ledger.sight(pair, 2, seed, observer=2) == first, "the other agent's sighting"
-    assert ledger.sight(pair, 2, seed, observer=1) == first, "a redelivery"
-    assert ledger.sight(pair, 4, seed, observer=1) == f"{seed}#crun1.4", "said again"
-    ledger.restart(pair, observer=1)  # a new chat: agent 1's history was cleared
-    ledger.restart(pair, observer=2)  # agent 2 sees the same reset and joins the run
-    assert ledger.sight(pair, 2, seed, observer=2) == f"{seed}#crun2.2"
-    ledger.restart(pair, observer=2)
-    assert ledger.sight(pair, 2, seed, observer=2) == f"{seed}#crun3.2"
+    assert ledger.sight("session", 2, seed, observer="person") == first, "the other agent's sighting"
+    assert ledger.sight("session", 2, seed, observer="bot") == first, "a redelivery"
+    assert ledger.sight("session", 4, seed, observer="bot") == f"{seed}#crun1.4", "said again"
+    # A new chat: the person's history starts over, so its position goes back; the bot joins.
+    assert ledger.sight("session", 0, seed, observer="person") == f"{seed}#crun2.0"
+    assert ledger.sight("session", 0, seed, observer="bot") == f"{seed}#crun2.0"
+    # With only the bot attached, its own position going back starts the next run.
+    assert ledger.sight("session", 2, seed, observer="bot") == f"{seed}#crun2.2"
+    assert ledger.sight("session", 0, seed, observer="bot") == f"{seed}#crun3.0"
 
 
 def test_on_the_wire_the_content_seed_is_the_speaker_and_the_key_adds_the_position():
