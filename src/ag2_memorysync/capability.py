@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import contextlib
 import logging
 import threading
@@ -42,7 +43,7 @@ from .breaker import CircuitBreaker
 from .content import as_dict, is_tool_traffic, spoken_text, text_of
 from .dedup import DedupRegistry, default_registry
 from .lines import is_v1_agent
-from .placement import block_role, inject
+from .placement import block_role, inject, insertion_index
 from .recall import DEFAULT_CONTEXT_TEMPLATE, Recaller, render
 from .roles import Role, RoleOverride, role_of, sender_of, speaker_of
 from .sequence import next_seq
@@ -78,7 +79,9 @@ class MemorySyncCapability:
     extracted facts), ``speaker_role`` (``agent -> "human" | "ai" | None`` to override who speaks
     for the person), ``queue_size`` (captured turns held while the server is unreachable),
     ``retry`` (:class:`RetryPolicy`), ``request_timeout`` (seconds for one HTTP call outside the
-    recall budget), ``exit_flush_timeout``; for tests and embedding: ``transport`` (an httpx
+    recall budget), ``exit_flush_timeout``, ``recall_breaker_threshold`` / ``recall_breaker_cooldown``
+    (after that many failed recalls in a row, recall is skipped for that many seconds, then one
+    recall probes the server); for tests and embedding: ``transport`` (an httpx
     async transport), ``clock``, ``loop`` (a :class:`memorysync_core.LoopThread`), ``dedup``.
     """
 
@@ -102,12 +105,24 @@ class MemorySyncCapability:
         retry: RetryPolicy | None = None,
         request_timeout: float = 10.0,
         exit_flush_timeout: float = 2.0,
+        recall_breaker_threshold: int = 3,
+        recall_breaker_cooldown: float = 5.0,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] = time.monotonic,
         loop: LoopThread | None = None,
         dedup: DedupRegistry | None = None,
     ) -> None:
         _validate(user_id, session_id, top_k, recall_timeout, min_prompt_chars, context_template, capture)
+        if not isinstance(recall_breaker_threshold, int) or recall_breaker_threshold < 1:
+            raise ValueError(
+                f"recall_breaker_threshold must be an int >= 1 (failed recalls in a row that pause "
+                f"recall), got {recall_breaker_threshold!r}."
+            )
+        if not isinstance(recall_breaker_cooldown, (int, float)) or recall_breaker_cooldown < 0:
+            raise ValueError(
+                f"recall_breaker_cooldown must be a number of seconds >= 0 (how long recall pauses), "
+                f"got {recall_breaker_cooldown!r}."
+            )
         if not isinstance(queue_size, int) or queue_size < 1:
             raise ValueError(
                 f"queue_size must be an int >= 1 (turns held while the server is away), got {queue_size!r}."
@@ -151,7 +166,7 @@ class MemorySyncCapability:
             top_k=top_k,
             budget=recall_timeout,
             stats=self._stats,
-            breaker=CircuitBreaker(threshold=3, cooldown=5.0, clock=clock),
+            breaker=CircuitBreaker(recall_breaker_threshold, recall_breaker_cooldown, clock),
             clock=clock,
         )
         self._writer = TurnWriter(
@@ -199,6 +214,7 @@ class MemorySyncCapability:
             hooks = _AgentHooks(self, agent)
             agent.register_hook("process_all_messages_before_reply", hooks.before_reply)
             agent.register_hook("process_message_before_send", hooks.before_send)
+            hooks.register_waits()
             self._attached[id(agent)] = (agent, hooks)
 
     def remove_from_agent(self, agent: Any) -> None:
@@ -220,6 +236,7 @@ class MemorySyncCapability:
             hook_list = agent.hook_lists.get(name, [])
             if hook in hook_list:
                 hook_list.remove(hook)
+        hooks.unregister_waits()
 
     # -- explicit operations -----------------------------------------------------------------------
 
@@ -305,6 +322,7 @@ class MemorySyncCapability:
 
     def _on_reply(self, hooks: _AgentHooks, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         started = self._clock()
+        hooks.drop_pending()
         if self._closed or not messages or not isinstance(messages[-1], dict):
             return messages
         agent, last = hooks.agent, messages[-1]
@@ -314,17 +332,41 @@ class MemorySyncCapability:
             return messages
         if is_tool_traffic(last):
             # A tool result: the model continues the same request, so it keeps the same context.
-            context = hooks.sticky.get(id(sender), "")
-        else:
-            # In a group chat the last message may be another agent's; what the person asked is
-            # what the memories should be about.
-            text = person_said or spoken_text(last)
-            context = self._recaller.recall(text, started) if len(text) >= self.min_prompt_chars else ""
+            return self._with_context(hooks, messages, hooks.sticky.get(id(sender), ""))
+        # In a group chat the last message may be another agent's; what the person asked is what
+        # the memories should be about.
+        text = person_said or spoken_text(last)
+        if len(text) < self.min_prompt_chars:
+            hooks.sticky[id(sender)] = ""
+            return messages
+        if not hooks.waits_registered:
+            context = self._recaller.recall(text, started)
             hooks.sticky[id(sender)] = context
+            return self._with_context(hooks, messages, context)
+        # Start the recall now and let the reply function right before the model call wait for
+        # it: blocking in a sync chat, awaiting in an async one, so the caller's loop runs on.
+        out = list(messages)
+        hooks.pending = _Pending(out, self._recaller.start(text), started, id(sender))
+        return out
+
+    def _with_context(
+        self, hooks: _AgentHooks, messages: list[dict[str, Any]], context: str
+    ) -> list[dict[str, Any]]:
         if not context:
             return messages
         self._stats.add("injected")
-        return inject(messages, render(self.context_template, context), block_role(agent))
+        return inject(messages, render(self.context_template, context), block_role(hooks.agent))
+
+    def _place(
+        self, hooks: _AgentHooks, pending: _Pending, messages: list[dict[str, Any]], context: str
+    ) -> None:
+        """Put a recalled ``context`` into the list the reply functions share (never a stored history)."""
+        hooks.sticky[pending.partner] = context
+        if not context or self._closed:
+            return
+        self._stats.add("injected")
+        block = {"role": block_role(hooks.agent), "content": render(self.context_template, context)}
+        messages.insert(insertion_index(messages), block)
 
     def _take_in(self, hooks: _AgentHooks, sender: Any, messages: list[dict[str, Any]]) -> str:
         """Capture every message the agent received since it last looked (each one once, with
@@ -451,7 +493,9 @@ class _AgentHooks:
         self.sticky: dict[int, str] = {}  # last recalled context per conversation partner
         self.person_said: dict[int, str] = {}  # the person's latest words per conversation partner
         self._views: dict[int, _View] = {}  # how far each stored history was taken in
-        self._sent_at: dict[int, int] = {}  # position of the last message sent per partner
+        self.pending: _Pending | None = None  # a recall started by this reply's hook
+        self.waits_registered = False
+        self._waits: tuple[Callable[..., Any], ...] = ()
 
     def before_send(self, sender: Any, message: Any, recipient: Any, silent: bool) -> Any:
         try:
@@ -466,6 +510,59 @@ class _AgentHooks:
         except Exception:
             log.warning("MemorySync recall failed; the reply goes ahead without memories", exc_info=True)
             return messages
+
+    def register_waits(self) -> None:
+        """Register the reply functions that wait for the started recall, right before the model
+        call (after termination, tool and function handling, which read ``messages[-1]``). The
+        ``a_`` twin runs in async chats and AG2 then skips the sync one; a sync chat skips the
+        async one. Without a model reply function the hook waits itself."""
+        agent, capability = self.agent, self.capability
+        funcs = getattr(agent, "_reply_func_list", None)
+        if not isinstance(funcs, list) or not callable(getattr(agent, "register_reply", None)):
+            return
+        names = [getattr(entry.get("reply_func"), "__name__", "") for entry in funcs]
+        model = [i for i, name in enumerate(names) if name in ("generate_oai_reply", "a_generate_oai_reply")]
+        if not model:
+            return
+
+        def memorysync_wait_for_recall(
+            recipient: Any, messages: Any = None, sender: Any = None, config: Any = None
+        ) -> tuple[bool, None]:
+            pending, self.pending = self.pending, None
+            if pending is not None and isinstance(messages, list):
+                capability._place(
+                    self, pending, messages, capability._recaller.wait(pending.future, pending.started)
+                )
+            return False, None
+
+        async def a_memorysync_wait_for_recall(
+            recipient: Any, messages: Any = None, sender: Any = None, config: Any = None
+        ) -> tuple[bool, None]:
+            pending, self.pending = self.pending, None
+            if pending is not None and isinstance(messages, list):
+                context = await capability._recaller.await_(pending.future, pending.started)
+                capability._place(self, pending, messages, context)
+            return False, None
+
+        agent.register_reply(_any_sender, memorysync_wait_for_recall, position=model[0])
+        agent.register_reply(
+            _any_sender, a_memorysync_wait_for_recall, position=model[0], ignore_async_in_sync_chat=True
+        )
+        self._waits = (memorysync_wait_for_recall, a_memorysync_wait_for_recall)
+        self.waits_registered = True
+
+    def unregister_waits(self) -> None:
+        funcs = getattr(self.agent, "_reply_func_list", None)
+        if isinstance(funcs, list):
+            funcs[:] = [entry for entry in funcs if entry.get("reply_func") not in self._waits]
+        self.waits_registered = False
+        self.drop_pending()
+
+    def drop_pending(self) -> None:
+        """Forget a recall no reply function waited for (the reply ended before the model call)."""
+        pending, self.pending = self.pending, None
+        if pending is not None and pending.future is not None:
+            pending.future.cancel()
 
     def send_position(self, recipient: Any) -> int:
         """The position of the message this agent is about to send: the next index of its history
@@ -500,6 +597,22 @@ class _AgentHooks:
                 yield i + offset, message
             else:
                 yield i, message
+
+
+class _Pending:
+    """A recall the reply hook started, waiting for the reply function before the model call."""
+
+    def __init__(
+        self, out: list[Any], future: concurrent.futures.Future[str] | None, started: float, partner: int
+    ) -> None:
+        self.out = out
+        self.future = future
+        self.started = started
+        self.partner = partner
+
+
+def _any_sender(sender: Any) -> bool:
+    return True
 
 
 class _View:

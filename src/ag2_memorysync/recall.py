@@ -1,12 +1,17 @@
 """Budgeted recall.
 
-The hook thread waits on the background loop for at most the budget; anything slower, any
-error and an open circuit all mean "no memories this turn". Where the context goes in the
-model's messages is :mod:`ag2_memorysync.placement`'s business.
+A recall is started on the background loop as soon as the reply hook knows what to recall on,
+and then waited for: by a blocking wait on the chat's thread in a sync chat, by an ``await`` in
+an async chat (so the caller's event loop keeps running meanwhile). Either wait ends at the
+budget, counted from the hook's start; anything slower, any error and an open circuit all mean
+"no memories this turn". Where the context goes in the model's messages is
+:mod:`ag2_memorysync.placement`'s business.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import time
 from collections.abc import Callable
@@ -50,28 +55,67 @@ class Recaller:
         self._breaker = breaker
         self._clock = clock
 
-    def recall(self, prompt: str, started: float | None = None) -> str:
-        """The context block for ``prompt``, or ``""`` when there is none or no time for it."""
+    @property
+    def breaker(self) -> CircuitBreaker:
+        return self._breaker
+
+    def start(self, prompt: str) -> concurrent.futures.Future[str] | None:
+        """Start recalling on ``prompt`` without waiting; None when the circuit is open."""
         if not self._breaker.allow():
             # The opening was logged once; a skipped turn is not worth a warning each time.
             self._stats.add("recall_failed")
             log.debug("MemorySync recall skipped: circuit open after repeated failures")
-            return ""
-        remaining = self._budget - (self._clock() - started if started is not None else 0.0)
-        if remaining <= 0:
-            self._stats.add("recall_failed")
+            return None
+        return self._bridge.submit(self._backend.recall(prompt, self._top_k))
+
+    def remaining(self, started: float | None) -> float:
+        return self._budget - (self._clock() - started if started is not None else 0.0)
+
+    def wait(self, future: concurrent.futures.Future[str] | None, started: float | None) -> str:
+        """Block until ``future`` answers or the budget from ``started`` is spent."""
+        if future is None:
             return ""
         try:
-            context = self._bridge.run(self._backend.recall(prompt, self._top_k), timeout=remaining)
+            context = future.result(timeout=max(self.remaining(started), 0.0))
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            return self._failed(TimeoutError("no answer within the budget"))
         except Exception as exc:
-            self._stats.add("recall_failed")
-            opened = self._breaker.failure()
-            log.warning(
-                "MemorySync recall failed, no memories this turn (%s)%s",
-                describe_failure(exc),
-                "; pausing recall while the server recovers" if opened else "",
-            )
+            return self._failed(exc)
+        return self._answered(context)
+
+    async def await_(self, future: concurrent.futures.Future[str] | None, started: float | None) -> str:
+        """Like :meth:`wait`, but the caller's event loop keeps running meanwhile."""
+        if future is None:
             return ""
+        try:
+            context = await asyncio.wait_for(asyncio.wrap_future(future), max(self.remaining(started), 0.0))
+        except (asyncio.TimeoutError, TimeoutError):
+            future.cancel()
+            return self._failed(TimeoutError("no answer within the budget"))
+        except Exception as exc:
+            return self._failed(exc)
+        return self._answered(context)
+
+    def recall(self, prompt: str, started: float | None = None) -> str:
+        """The context block for ``prompt``, waited for on this thread; ``""`` when there is none
+        or no time for it."""
+        if self.remaining(started) <= 0:
+            self._stats.add("recall_failed")
+            return ""
+        return self.wait(self.start(prompt), started)
+
+    def _answered(self, context: str) -> str:
         self._breaker.success()
         self._stats.add("recalled")
         return context
+
+    def _failed(self, exc: BaseException) -> str:
+        self._stats.add("recall_failed")
+        opened = self._breaker.failure()
+        log.warning(
+            "MemorySync recall failed, no memories this turn (%s)%s",
+            describe_failure(exc),
+            "; pausing recall while the server recovers" if opened else "",
+        )
+        return ""

@@ -1,4 +1,5 @@
-"""The idempotency seed every MemorySync adapter shares (contract §5).
+"""The idempotency seed every MemorySync adapter shares: the ``speaker`` of add_turn and of a
+transcript turn in openapi.yaml.
 
 Identical seeds across adapters mean a turn sent twice, from anywhere, is extracted once, so
 the hash must match the other clients bit for bit: FNV-1a 64 over UTF-16 code units.

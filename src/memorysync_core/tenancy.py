@@ -1,4 +1,5 @@
-"""Tenant discovery (contract §2): once per client, cached, sync and async sharing one rule."""
+"""Tenant discovery through ``GET /org/projects`` (openapi.yaml, tag ``org``): once per client,
+cached, sync and async sharing one rule."""
 
 from __future__ import annotations
 

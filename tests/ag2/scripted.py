@@ -57,7 +57,7 @@ class ScriptedClient:
         self._log.record(messages)
         reply = self._script(messages)
         message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
-        # message_retrieval_function must exist on the response (frameworks survey 1.5, pitfall a).
+        # The wrapper reads message_retrieval_function off the response; without it every reply is "".
         return SimpleNamespace(
             choices=[SimpleNamespace(message=message)],
             model=self.model,
@@ -172,20 +172,28 @@ def person(
 
 
 def time_reply_hooks(agent: ConversableAgent, attach: Callable[[ConversableAgent], None]) -> list[float]:
-    """Attach via ``attach(agent)`` between two timing hooks; returns the durations (seconds) of
-    everything registered in between, one per reply, measured by AG2's own hook chain."""
+    """Attach via ``attach(agent)``; returns, per reply that reached the model, the seconds from the
+    first ``process_all_messages_before_reply`` hook to the model call: everything the capability
+    does before a reply, its wait for the recall included, measured by AG2's own call chain."""
     durations: list[float] = []
     started: list[float] = []
 
     def start(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        started.append(time.perf_counter())
+        started[:] = [time.perf_counter()]
         return messages
 
-    def stop(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def reached_the_model(
+        recipient: Any, messages: Any = None, sender: Any = None, config: Any = None
+    ) -> tuple[bool, None]:
         durations.append(time.perf_counter() - started.pop())
-        return messages
+        return False, None
 
     agent.register_hook("process_all_messages_before_reply", start)
     attach(agent)
-    agent.register_hook("process_all_messages_before_reply", stop)
+    model = next(
+        i
+        for i, r in enumerate(agent._reply_func_list)
+        if r["reply_func"].__name__.endswith("generate_oai_reply")
+    )
+    agent.register_reply([Agent, None], reached_the_model, position=model)
     return durations

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 
 import pytest
@@ -191,11 +190,6 @@ def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored,
     user = person(["The party is at my place in Porto."])
     memory.add_to_agent(bot)
     memory.add_to_agent(user)
-    hook_threads: list[str] = []
-    bot.register_hook(
-        "process_all_messages_before_reply",
-        lambda m: hook_threads.append(threading.current_thread().name) or m,
-    )
 
     async def main():
         loop = asyncio.get_running_loop()
@@ -209,10 +203,105 @@ def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored,
     assert "peanuts" in memory_messages(model.calls[0])[0]
     assert memory_messages(model.calls[1]) == [], "nothing relevant to the second message: no block"
     assert memory.stats()["recalled"] == 2
-    assert set(hook_threads) == {"MainThread"}, "hooks ran on the caller's thread, the I/O elsewhere"
     assert stored.transcript(uid, "async") == [
         ("user", "What snack should I bring tonight?"),
         ("assistant", "Fruit then."),
         ("user", "The party is at my place in Porto."),
         ("assistant", "Enjoy the party."),
     ]
+
+
+async def loop_stalls(run, tick: float = 0.005) -> tuple[float, float]:
+    """Run ``run()`` on this loop beside a ticker; returns the longest time the loop could not
+    tick (the stall) and how long ``run`` took."""
+    loop = asyncio.get_running_loop()
+    done = asyncio.Event()
+    gaps: list[float] = []
+
+    async def ticker():
+        last = loop.time()
+        while not done.is_set():
+            await asyncio.sleep(tick)
+            now = loop.time()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.create_task(ticker())
+    began = loop.time()
+    try:
+        await run()
+    finally:
+        took = loop.time() - began
+        done.set()
+        await ticking
+    return max(gaps), took
+
+
+def test_a_initiate_chat_against_a_slow_server_never_holds_the_callers_loop(make_memory, server, stored, uid):
+    """AG2 runs hooks synchronously on the caller's loop; the recall is awaited, not waited on."""
+    memory = make_memory(session_id="stall", recall_timeout=0.8)
+    memory.save("I am allergic to peanuts.")
+    assert memory.flush(1)
+    server.faults.set(delay=3.0, route="/v1/memory/recall")
+    bot, model = assistant(sequence(["Fruit then.", "Enjoy the party."]))
+    user = person(["What snack with peanuts is good for a party?"])
+    memory.add_to_agent(bot)
+    memory.add_to_agent(user)
+    try:
+        stall, took = asyncio.run(
+            loop_stalls(
+                lambda: user.a_initiate_chat(bot, message="What peanut snack should I bring?", silent=True)
+            )
+        )
+    finally:
+        server.faults.clear()
+    assert memory.stats()["recall_failed"] == 2 and memory.stats()["recalled"] == 0
+    assert took >= 2 * 0.8, "both replies waited for their recall, up to the budget"
+    assert stall < MARGIN, f"the caller's loop was held for {stall:.3f}s"
+    assert all(memory_messages(call) == [] for call in model.calls)
+    assert memory.flush(5)
+    assert len(stored.transcript(uid, "stall")) == 4
+
+
+def test_the_recall_circuit_breaker_pauses_recall_after_failures_then_probes_again(make_memory, server, uid):
+    memory = make_memory(
+        session_id="breaker", recall_timeout=0.3, recall_breaker_threshold=2, recall_breaker_cooldown=1.0
+    )
+    memory.save("I live in Lisbon and I love trams.")
+    assert memory.flush(1)
+    server.faults.set(delay=3.0, route="/v1/memory/recall")
+
+    def after_the_cooldown() -> str:
+        time.sleep(1.1)
+        server.faults.clear()  # the server recovered while recall was paused
+        return "Which tram line goes to the castle in Lisbon?"
+
+    bot, model = assistant(sequence(["Noted.", "Noted again.", "Lovely.", "Take tram 28."]))
+    durations = time_reply_hooks(bot, memory.add_to_agent)
+    user = person(["I love old trams in Lisbon.", "Trams in Lisbon are yellow.", after_the_cooldown])
+    try:
+        user.initiate_chat(bot, message="Tell me about trams in Lisbon please.", silent=True)
+    finally:
+        server.faults.clear()
+    assert len(durations) == 4
+    # Two recalls timed out, which opened the circuit; the third reply did not even ask.
+    assert server.faults.hits == 2
+    assert all(0.3 <= d < 0.3 + MARGIN for d in durations[:2]), durations
+    assert durations[2] < 0.05, durations
+    assert all(memory_messages(call) == [] for call in model.calls[:3])
+    # After the cooldown one recall probed the recovered server, and its memories came back.
+    assert "trams" in memory_messages(model.calls[3])[0]
+    stats = memory.stats()
+    assert stats["recall_failed"] == 3 and stats["recalled"] == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fix"),
+    [
+        ({"recall_breaker_threshold": 0}, "recall_breaker_threshold"),
+        ({"recall_breaker_cooldown": -1}, "recall_breaker_cooldown"),
+    ],
+)
+def test_breaker_settings_are_checked(dead_url, kwargs, fix):
+    with pytest.raises(ValueError, match=fix):
+        MemorySyncCapability(user_id="u", api_key="k", base_url=dead_url, **kwargs)

@@ -76,14 +76,21 @@ def test_attaching_twice_registers_nothing_twice_and_detach_removes_the_hooks():
     memory = make()
     agent, _ = assistant(sequence([]))
     before = {name: len(hooks) for name, hooks in agent.hook_lists.items()}
+    replies_before = [r["reply_func"] for r in agent._reply_func_list]
     memory.add_to_agent(agent)
     memory.add_to_agent(agent)
+    names = [r["reply_func"].__name__ for r in agent._reply_func_list]
+    assert names.count("memorysync_wait_for_recall") == names.count("a_memorysync_wait_for_recall") == 1
+    assert names.index("a_memorysync_wait_for_recall") + 2 == names.index("a_generate_oai_reply"), (
+        "the recall is waited for right before the model call"
+    )
     after = {name: len(hooks) for name, hooks in agent.hook_lists.items()}
     assert after["process_all_messages_before_reply"] == before["process_all_messages_before_reply"] + 1
     assert after["process_message_before_send"] == before["process_message_before_send"] + 1
     assert after["process_last_received_message"] == before["process_last_received_message"]
     memory.remove_from_agent(agent)
     assert {name: len(hooks) for name, hooks in agent.hook_lists.items()} == before
+    assert [r["reply_func"] for r in agent._reply_func_list] == replies_before
     memory.close(timeout=0.1)
 
 

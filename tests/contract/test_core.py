@@ -34,7 +34,7 @@ PROJECT = {
 }
 
 
-# ---- contract §5: the idempotency seed --------------------------------------------------
+# ---- the idempotency seed all MemorySync adapters share (FNV-1a 64 over UTF-16 units) -----
 @pytest.mark.parametrize(
     "text,expected",
     [
