@@ -1,15 +1,22 @@
 """Benchmarks for ag2_memorysync against a real LocalServer on loopback.
 
 ``measure()`` returns one dict per measurement (``make bench`` imports it); ``python
-bench/bench_ag2.py`` prints a markdown table. Every number comes from the same run:
+bench/bench_ag2.py`` prints a markdown table. Every measurement is taken in ``runs`` separate
+runs (``BENCH_RUNS``, default 5) against one server, each run with its own person; a row gives
+the median of the runs' medians and the spread (lowest to highest run median), so one noisy
+run on a shared machine shows as spread instead of as the figure:
 
 * per-turn time of a real two-agent chat without vs with the capability (recall + capture),
   and a raw loopback HTTP round trip to the same recall route as the floor;
-* the capture hook's cost (dedup claim, seed hash, enqueue) in microseconds;
-* the same recall through the persistent background loop vs a fresh event loop per call vs a
-  fresh thread + loop per call (what per-call bridges do);
-* the reply hook's duration while the server takes 5 s: the max must stay within the budget
-  plus a margin;
+* the capture hook's cost (ledger, dedup claim, seed hash, enqueue) in microseconds;
+* the same recall through the persistent background loop, and what per-call bridges pay split
+  into its parts: a new event loop per call (reusing one client), a new client per call (on the
+  persistent loop), both, and a new thread + loop + client per call; ``asyncio.run`` of an
+  empty coroutine as the floor of a new loop;
+* the capability's work before each model call while the server takes 5 s: the max must stay
+  within the budget plus a margin;
+* under ``a_initiate_chat`` with that slow server, the longest the caller's event loop could not
+  run (a 5 ms ticker), with and without the capability;
 * the generated client vs raw httpx for the same route.
 """
 
@@ -18,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import statistics
 import sys
 import tempfile
@@ -41,6 +49,7 @@ from ag2_memorysync.backend import Backend  # noqa: E402
 from memorysync_core import Connection, call, shared_loop  # noqa: E402
 from memorysync_server.launcher import LocalServer  # noqa: E402
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks  # noqa: E402
+from tests.ag2.test_faults import loop_stalls  # noqa: E402
 
 BUDGET_MARGIN = 0.25
 PROMPT = "What snack should I bring to the party tonight?"
@@ -107,191 +116,294 @@ def _chat_turn_times(
     return [b - a for a, b in itertools.pairwise(stamps)]
 
 
-def measure(turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
+def measure(runs: int | None = None, turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
+    """Every measurement ``runs`` times; one aggregated row per measurement."""
+    runs = runs or int(os.environ.get("BENCH_RUNS", "5"))
     logging.getLogger("ag2_memorysync").setLevel(logging.ERROR)
-    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "bench.db") as server:
-        memory = MemorySyncCapability(
-            user_id="bench-person", session_id="bench", api_key=server.api_key, base_url=server.base_url
-        )
-        memory.save("I am allergic to peanuts.")
-        memory.flush(5)
+        per_run = [_measure_once(server, f"bench-person-{run}", turns, samples) for run in range(runs)]
+    return aggregate(per_run)
 
-        # 1. Per-turn overhead in a real chat, and the loopback floor for the same recall route.
-        _chat_turn_times(None, 5)  # warm AG2 and the scripted client
-        without = _summary("chat turn, no capability", _chat_turn_times(None, turns), "ms", 1e3)
-        hook_times: list[float] = []
-        with_cap = _summary(
-            "chat turn, capability on assistant", _chat_turn_times(memory, turns, hook_times), "ms", 1e3
-        )
-        hook = _summary(
-            "reply hook on the chat's thread (recall + capture + injection)",
-            hook_times,
-            "ms",
-            1e3,
-            note="turn overhead beyond this is the background writer sharing the server and the GIL",
-        )
-        memory.flush(10)
-        raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
-        body = {"tenant_id": server.tenant_id, "user_id": "bench-person", "prompt": PROMPT, "k": 5}
-        raw.post("/v1/memory/recall", json=body)
-        floor = _summary(
-            "raw httpx POST /v1/memory/recall (floor)",
-            _timed(lambda: raw.post("/v1/memory/recall", json=body), samples),
-            "ms",
-            1e3,
-        )
-        overhead = round(with_cap["median"] - without["median"], 3)
-        rows += [without, with_cap, hook, floor]
-        rows.append(
-            {
-                "suite": "ag2",
-                "name": "capability overhead per turn (median with - without)",
-                "unit": "ms",
-                "median": overhead,
-                "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
-                "note": "ratio: overhead / raw loopback round trip",
-            }
-        )
 
-        # 2. The capture hook: dedup claim + seed hash + enqueue, on the chat's thread.
-        bot, _ = assistant(sequence([]), name="capture-bench")
-        memory.add_to_agent(bot)
-        before_send = bot.hook_lists["process_message_before_send"][-1]
-        texts = iter([f"Captured reply number {i} about party snacks." for i in range(samples * 10)])
-        capture = _summary(
-            "capture hook (process_message_before_send)",
-            _timed(
-                lambda: before_send(sender=bot, message=next(texts), recipient=bot, silent=True), samples * 10
-            ),
-            "us",
-            1e6,
-        )
-        rows.append(capture)
-        memory.flush(10)
+def aggregate(per_run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Rows of several runs (same names, same order) -> one row each: the median of the run
+    medians (or ratios), the spread between the lowest and highest run, p95 as the median of
+    the runs' p95, max as the max of all runs, n as all samples."""
+    out = []
+    for rows in zip(*per_run, strict=True):
+        first = dict(rows[0])
+        for key in ("median", "ratio"):
+            values = [r[key] for r in rows if r.get(key) is not None]
+            if values:
+                first[key] = round(statistics.median(values), 3)
+                first[f"{key}_spread"] = (round(min(values), 3), round(max(values), 3))
+        if "p95" in first:
+            first["p95"] = round(statistics.median(r["p95"] for r in rows), 3)
+        if "max" in first:
+            first["max"] = round(max(r["max"] for r in rows), 3)
+        if "n" in first:
+            first["n"] = sum(r["n"] for r in rows)
+        if "within_budget" in first:
+            first["within_budget"] = all(r["within_budget"] for r in rows)
+        first["runs"] = len(rows)
+        out.append(first)
+    return out
 
-        # 3. The same recall: persistent bridge vs fresh loop per call vs fresh thread per call.
-        backend = Backend(memory._connection, user_id="bench-person", session_scope="ag2::bench")
-        bridge = shared_loop()
-        persistent = _summary(
-            "recall via persistent background loop",
-            _timed(lambda: bridge.run(backend.recall(PROMPT, 5), timeout=5), samples),
-            "ms",
-            1e3,
-        )
 
-        async def fresh_recall() -> str:
-            conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
-            try:
-                return await Backend(conn, user_id="bench-person", session_scope="ag2::bench").recall(
-                    PROMPT, 5
-                )
-            finally:
-                await conn.aclose()
+def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    memory = MemorySyncCapability(
+        user_id=user, session_id="bench", api_key=server.api_key, base_url=server.base_url
+    )
+    memory.save("I am allergic to peanuts.")
+    memory.flush(5)
 
-        fresh_loop = _summary(
-            "recall via fresh event loop per call",
-            _timed(lambda: asyncio.run(fresh_recall()), samples),
-            "ms",
-            1e3,
-        )
+    # 1. Per-turn overhead in a real chat, and the loopback floor for the same recall route.
+    _chat_turn_times(None, 5)  # warm AG2 and the scripted client
+    without = _summary("chat turn, no capability", _chat_turn_times(None, turns), "ms", 1e3)
+    hook_times: list[float] = []
+    with_cap = _summary(
+        "chat turn, capability on assistant", _chat_turn_times(memory, turns, hook_times), "ms", 1e3
+    )
+    hook = _summary(
+        "capability's work before each model call (hooks, recall, injection)",
+        hook_times,
+        "ms",
+        1e3,
+        note="turn overhead beyond this is the background writer sharing the server and the GIL",
+    )
+    memory.flush(10)
+    raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+    body = {"tenant_id": server.tenant_id, "user_id": user, "prompt": PROMPT, "k": 5}
+    raw.post("/v1/memory/recall", json=body)
+    floor = _summary(
+        "raw httpx POST /v1/memory/recall (floor)",
+        _timed(lambda: raw.post("/v1/memory/recall", json=body), samples),
+        "ms",
+        1e3,
+    )
+    overhead = round(with_cap["median"] - without["median"], 3)
+    rows += [without, with_cap, hook, floor]
+    rows.append(
+        {
+            "suite": "ag2",
+            "name": "capability overhead per turn (median with - without)",
+            "unit": "ms",
+            "median": overhead,
+            "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
+            "note": "ratio: overhead / raw loopback round trip",
+        }
+    )
 
-        def in_thread() -> None:
-            t = threading.Thread(target=lambda: asyncio.run(fresh_recall()))
-            t.start()
-            t.join()
+    # 2. The capture hook: dedup claim + seed hash + enqueue, on the chat's thread.
+    bot, _ = assistant(sequence([]), name="capture-bench")
+    memory.add_to_agent(bot)
+    before_send = bot.hook_lists["process_message_before_send"][-1]
+    texts = iter([f"Captured reply number {i} about party snacks." for i in range(samples * 10)])
+    capture = _summary(
+        "capture hook (process_message_before_send)",
+        _timed(
+            lambda: before_send(sender=bot, message=next(texts), recipient=bot, silent=True), samples * 10
+        ),
+        "us",
+        1e6,
+    )
+    rows.append(capture)
+    memory.flush(10)
 
-        fresh_thread = _summary(
-            "recall via fresh thread + loop per call", _timed(in_thread, samples), "ms", 1e3
-        )
-        rows += [
-            persistent,
-            fresh_loop,
-            fresh_thread,
-            _ratio("fresh loop / persistent bridge", fresh_loop, persistent, "median ratio, same recall"),
-            _ratio("fresh thread / persistent bridge", fresh_thread, persistent, "median ratio, same recall"),
-        ]
+    # 3. The same recall: persistent bridge vs what per-call bridges pay, split into its parts.
+    backend = Backend(memory._connection, user_id=user, session_scope="ag2::bench")
+    bridge = shared_loop()
+    persistent = _summary(
+        "recall via persistent background loop (one client)",
+        _timed(lambda: bridge.run(backend.recall(PROMPT, 5), timeout=5), samples),
+        "ms",
+        1e3,
+    )
+    # One client reused across event loops: without keep-alive no connection outlives its loop.
+    no_keepalive = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_keepalive_connections=0))
+    reused = Connection(
+        api_key=server.api_key,
+        base_url=server.base_url,
+        tenant_id=server.tenant_id,
+        async_transport=no_keepalive,
+    )
+    reused_backend = Backend(reused, user_id=user, session_scope="ag2::bench")
+    new_loop = _summary(
+        "recall via new event loop per call, one client (no keep-alive)",
+        _timed(lambda: asyncio.run(reused_backend.recall(PROMPT, 5)), samples),
+        "ms",
+        1e3,
+    )
 
-        # 4. Budget adherence while the server takes 5 s to answer recall.
-        slow_memory = MemorySyncCapability(
-            user_id="bench-person", session_id="bench-slow", api_key=server.api_key, base_url=server.base_url
-        )
-        slow_memory.flush(2)
-        server.faults.set(delay=5.0, route="/v1/memory/recall")
+    async def fresh_recall() -> str:
+        conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
         try:
-            slow_bot, _ = assistant(sequence(["Noted."] * 8), max_replies=10)
-            durations = time_reply_hooks(slow_bot, slow_memory.add_to_agent)
-            person([f"Another question about snacks, number {i}." for i in range(5)]).initiate_chat(
-                slow_bot, message=PROMPT, silent=True
-            )
+            return await Backend(conn, user_id=user, session_scope="ag2::bench").recall(PROMPT, 5)
         finally:
-            server.faults.clear()
-        budget = slow_memory.recall_timeout
-        # Turns that waited for the server vs turns the open circuit skipped at once.
-        waited = [d for d in durations if d >= budget / 2]
-        skipped = [d for d in durations if d < budget / 2]
+            await conn.aclose()
+
+    new_client = _summary(
+        "recall via persistent loop, new client per call",
+        _timed(lambda: bridge.run(fresh_recall(), timeout=5), samples),
+        "ms",
+        1e3,
+    )
+    both = _summary(
+        "recall via new event loop + new client per call",
+        _timed(lambda: asyncio.run(fresh_recall()), samples),
+        "ms",
+        1e3,
+    )
+
+    def in_thread() -> None:
+        t = threading.Thread(target=lambda: asyncio.run(fresh_recall()))
+        t.start()
+        t.join()
+
+    fresh_thread = _summary(
+        "recall via new thread + loop + client per call", _timed(in_thread, samples), "ms", 1e3
+    )
+
+    async def nothing() -> None:
+        return None
+
+    empty_loop = _summary(
+        "asyncio.run of an empty coroutine", _timed(lambda: asyncio.run(nothing()), samples), "ms", 1e3
+    )
+    rows += [
+        persistent,
+        new_loop,
+        new_client,
+        both,
+        fresh_thread,
+        empty_loop,
+        _ratio("new loop, one client / persistent", new_loop, persistent, "median ratio, same recall"),
+        _ratio("new client / persistent", new_client, persistent, "median ratio, same recall"),
+        _ratio("new loop + new client / persistent", both, persistent, "median ratio, same recall"),
+        _ratio(
+            "new thread + loop + client / persistent", fresh_thread, persistent, "median ratio, same recall"
+        ),
+    ]
+    asyncio.run(reused.aclose())
+
+    # 4. Budget adherence while the server takes 5 s to answer recall.
+    slow_memory = MemorySyncCapability(
+        user_id=user, session_id="bench-slow", api_key=server.api_key, base_url=server.base_url
+    )
+    slow_memory.flush(2)
+    server.faults.set(delay=5.0, route="/v1/memory/recall")
+    try:
+        slow_bot, _ = assistant(sequence(["Noted."] * 8), max_replies=10)
+        durations = time_reply_hooks(slow_bot, slow_memory.add_to_agent)
+        person([f"Another question about snacks, number {i}." for i in range(5)]).initiate_chat(
+            slow_bot, message=PROMPT, silent=True
+        )
+    finally:
+        server.faults.clear()
+    budget = slow_memory.recall_timeout
+    # Turns that waited for the server vs turns the open circuit skipped at once.
+    waited = [d for d in durations if d >= budget / 2]
+    skipped = [d for d in durations if d < budget / 2]
+    rows.append(
+        _summary(
+            "work before each model call, server takes 5 s, turns that waited",
+            waited,
+            "ms",
+            1e3,
+            within_budget=max(durations) <= budget + BUDGET_MARGIN,
+            note=f"budget {budget}s + margin {BUDGET_MARGIN}s",
+        )
+    )
+    if skipped:
         rows.append(
             _summary(
-                "reply hook, server takes 5 s, turns that waited",
-                waited,
+                "work before each model call, server takes 5 s, circuit open",
+                skipped,
                 "ms",
                 1e3,
-                within_budget=max(durations) <= budget + BUDGET_MARGIN,
-                note=f"budget {budget}s + margin {BUDGET_MARGIN}s",
+                note="recall skipped after 3 timeouts in a row",
             )
         )
-        if skipped:
-            rows.append(
-                _summary(
-                    "reply hook, server takes 5 s, circuit open",
-                    skipped,
-                    "ms",
-                    1e3,
-                    note="recall skipped after 3 timeouts in a row",
+
+    # 4b. The caller's event loop under a_initiate_chat while the server takes 5 s.
+    stalls: dict[str, list[float]] = {"with": [], "without": []}
+    for attach in ("without", "with"):
+        for _ in range(3):
+            chat_memory = MemorySyncCapability(
+                user_id=user, session_id="bench-stall", api_key=server.api_key, base_url=server.base_url
+            )
+            chat_memory.flush(2)
+            server.faults.set(delay=5.0, route="/v1/memory/recall")
+            try:
+                stall_bot, _ = assistant(sequence(["Noted.", "Noted again."]))
+                stall_user = person(["Another question about party snacks."])
+                if attach == "with":
+                    chat_memory.add_to_agent(stall_bot)
+                stall, _ = asyncio.run(
+                    loop_stalls(
+                        lambda u=stall_user, b=stall_bot: u.a_initiate_chat(b, message=PROMPT, silent=True)
+                    )
                 )
-            )
-
-        # 5. Generated client vs raw httpx for the same route (both sync, both keep-alive).
-        conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
-        request = RecallRequest(tenant_id=server.tenant_id, user_id="bench-person", prompt=PROMPT, k=5)
-        call(recall.sync_detailed, client=conn.client, body=request)
-        generated = _summary(
-            "generated client recall (sync)",
-            _timed(lambda: call(recall.sync_detailed, client=conn.client, body=request), samples),
+                stalls[attach].append(stall)
+            finally:
+                server.faults.clear()
+                chat_memory.close(timeout=2)
+    rows += [
+        _summary("caller's loop stall under a_initiate_chat, no capability", stalls["without"], "ms", 1e3),
+        _summary(
+            "caller's loop stall under a_initiate_chat, capability, server takes 5 s",
+            stalls["with"],
             "ms",
             1e3,
-        )
-        raw_again = _summary(
-            "raw httpx recall (sync)",
-            _timed(lambda: raw.post("/v1/memory/recall", json=body).json(), samples),
-            "ms",
-            1e3,
-        )
-        rows += [generated, raw_again, _ratio("generated / raw httpx", generated, raw_again, "median ratio")]
+            note=f"recall budget {memory.recall_timeout}s is awaited, not waited on",
+        ),
+    ]
 
-        conn.close()
-        raw.close()
-        slow_memory.close(timeout=2)
-        memory.close(timeout=5)
+    # 5. Generated client vs raw httpx for the same route (both sync, both keep-alive).
+    conn = Connection(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+    request = RecallRequest(tenant_id=server.tenant_id, user_id=user, prompt=PROMPT, k=5)
+    call(recall.sync_detailed, client=conn.client, body=request)
+    generated = _summary(
+        "generated client recall (sync)",
+        _timed(lambda: call(recall.sync_detailed, client=conn.client, body=request), samples),
+        "ms",
+        1e3,
+    )
+    raw_again = _summary(
+        "raw httpx recall (sync)",
+        _timed(lambda: raw.post("/v1/memory/recall", json=body).json(), samples),
+        "ms",
+        1e3,
+    )
+    rows += [generated, raw_again, _ratio("generated / raw httpx", generated, raw_again, "median ratio")]
+
+    conn.close()
+    raw.close()
+    slow_memory.close(timeout=2)
+    memory.close(timeout=5)
     return rows
 
 
 def to_markdown(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| measurement | n | median | p95 | max | unit | ratio / note |",
-        "|---|---|---|---|---|---|---|",
+        "| measurement | runs | n | median | spread of run medians | p95 | max | unit | ratio / note |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         extra = []
-        if "ratio" in r and r["ratio"] is not None:
-            extra.append(f"{r['ratio']}x")
+        if r.get("ratio") is not None:
+            low, high = r.get("ratio_spread", (r["ratio"], r["ratio"]))
+            extra.append(f"{r['ratio']}x (runs {low}-{high}x)")
         if "within_budget" in r:
             extra.append("within budget" if r["within_budget"] else "OVER BUDGET")
         if r.get("note"):
             extra.append(r["note"])
+        spread = r.get("median_spread")
         lines.append(
-            f"| {r['name']} | {r.get('n', '')} | {r.get('median', '')} | {r.get('p95', '')} | "
-            f"{r.get('max', '')} | {r['unit']} | {'; '.join(extra)} |"
+            f"| {r['name']} | {r.get('runs', 1)} | {r.get('n', '')} | {r.get('median', '')} | "
+            f"{f'{spread[0]}-{spread[1]}' if spread else ''} | {r.get('p95', '')} | {r.get('max', '')} | "
+            f"{r['unit']} | {'; '.join(extra)} |"
         )
     return "\n".join(lines)
 

@@ -55,13 +55,15 @@ def main() -> int:
     logging.getLogger("autogen").setLevel(logging.WARNING)  # its INFO lines would split the tables
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
     header = (
         f"Measured {stamp} on {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback."
+        f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback. "
+        f"AG2 rows: median of {runs} runs, with the spread of the run medians (BENCH_RUNS=N to change)."
     )
     print(header, flush=True)
     print("\n## AG2 capability (ag2_memorysync)\n", flush=True)
-    ag2_table = bench_ag2.to_markdown(bench_ag2.measure())
+    ag2_table = bench_ag2.to_markdown(bench_ag2.measure(runs))
     print(ag2_table, flush=True)
     print("\n## ag2 1.x middleware (ag2_memorysync.MemorySyncMiddleware)\n", flush=True)
     ag2_v1_table = bench_ag2_v1.to_markdown(bench_ag2_v1.measure())
