@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench clean
+.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -36,7 +36,7 @@ check-gen: $(STAMP)
 		echo "check-gen: generated/ is stale: run 'make gen' and commit both openapi.yaml and generated/" >&2; exit 1; \
 	fi
 
-LINT_PATHS = $(wildcard src tests bench examples)
+LINT_PATHS = $(wildcard src tests bench examples tools)
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
@@ -71,5 +71,14 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+# One virtualenv per framework release x Python under .matrix/ (pip's cache is reused), the adapter
+# and contract suites in each, and the support table in README.md from that run.
+matrix: $(STAMP)
+	nice $(BIN)/python tools/matrix.py
+
+# The reduced grid CI runs: oldest and newest supported release of each framework.
+matrix-ci: $(STAMP)
+	nice $(BIN)/python tools/matrix.py --ci
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .matrix .pytest_cache .ruff_cache
