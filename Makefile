@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench matrix matrix-ci clean
+.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -36,7 +36,7 @@ check-gen: $(STAMP)
 		echo "check-gen: generated/ is stale: run 'make gen' and commit both openapi.yaml and generated/" >&2; exit 1; \
 	fi
 
-LINT_PATHS = $(wildcard src tests bench examples tools)
+LINT_PATHS = $(wildcard src tests bench examples tools eval)
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
@@ -70,6 +70,10 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Recall quality of every search mode side by side (eval/data), plus extraction quality.
+eval: $(STAMP)
+	$(BIN)/python eval/run.py
 
 # One virtualenv per framework release x Python under .matrix/ (pip's cache is reused), the adapter
 # and contract suites in each, and the support table in README.md from that run.

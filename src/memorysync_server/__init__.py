@@ -16,19 +16,22 @@ except ImportError as exc:  # say which extra brings them instead of a bare Modu
 
 from .app import create_app
 from .auth import KeyRing
+from .embedding import MiniLMEmbedder
 from .extract import Extractor, RuleExtractor
 from .faults import Faults
 from .launcher import LocalServer
 from .quota import Quota
-from .search import Embedder, HashingEmbedder
+from .search import SEARCH_MODES, Embedder, HashingEmbedder
 
 __all__ = [
+    "SEARCH_MODES",
     "Embedder",
     "Extractor",
     "Faults",
     "HashingEmbedder",
     "KeyRing",
     "LocalServer",
+    "MiniLMEmbedder",
     "Quota",
     "RuleExtractor",
     "create_app",

@@ -33,9 +33,10 @@ from .request_checks import (
     require_json,
     too_large,
 )
-from .search import Embedder, FactSearch, HashingEmbedder
+from .search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
 from .spec import Operation, Spec, is_blank, load_spec
 from .storage import Clock, StorageFull, open_storage, utc_now
+from .supersede import Superseder
 
 log = logging.getLogger("memorysync_server")
 
@@ -302,19 +303,23 @@ def create_app(
     meter: QuotaMeter | None = None,
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    search: str = DEFAULT_SEARCH,
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.store.close()``
-    releases it."""
+    releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
+    ``bm25``; see :mod:`memorysync_server.search`); ``embedder`` replaces that mode's embedder."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+    embedder = embedder or embedder_for(search)
     store = open_storage(db, clock=clock)
-    embedder = embedder or HashingEmbedder()
+    fact_search = FactSearch(store, embedder, mode=search)
+    superseder = Superseder(store, fact_search if fact_search.dense else None)
     services = Services(
         store=store,
-        pipeline=Pipeline(store, extractor or RuleExtractor(), embedder),
-        search=FactSearch(store, embedder),
+        pipeline=Pipeline(store, extractor or RuleExtractor(), embedder, superseder),
+        search=fact_search,
         meter=meter or QuotaMeter(),
     )
     api = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)

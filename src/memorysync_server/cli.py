@@ -1,4 +1,4 @@
-"""``memorysync-server serve --host --port --db --api-key KEY[=TENANT] ...`` (env: ``MEMORYSYNC_SERVER_*``)."""
+"""``memorysync-server serve --host --port --db --api-key KEY[=TENANT] --search MODE ...`` (env: ``MEMORYSYNC_SERVER_*``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from .auth import KeyRing
 from .launcher import DEFAULT_TENANT
 from .request_checks import DEFAULT_MAX_BODY_BYTES
+from .search import DEFAULT_SEARCH, SEARCH_MODES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
         "--reset-dev-key",
         action="store_true",
         help="replace the development key stored in --db with a new one (only without --api-key)",
+    )
+    serve.add_argument(
+        "--search",
+        choices=SEARCH_MODES,
+        default=env("MEMORYSYNC_SERVER_SEARCH", DEFAULT_SEARCH),
+        help=f"how facts are ranked (default {DEFAULT_SEARCH!r}; 'lexical' is the original word-based "
+        "search, which needs no model). Env: MEMORYSYNC_SERVER_SEARCH.",
     )
     serve.add_argument("--log-level", default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"))
     return parser
@@ -88,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .devkey import dev_key
 
     try:
-        app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes)
+        app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search)
     except ValueError as error:
         print(f"memorysync-server: {error}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ from .auth import Key, check_tenant
 from .errors import ApiError, invalid
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
-from .search import RELEVANCE_THRESHOLD, FactSearch, cosine_rank
+from .search import CONTEXT_RATIO, FactSearch, cosine_rank
 from .storage import Fact, NewState, NewTurn, Storage
 
 DEFAULT_K = 10
@@ -122,19 +122,19 @@ def _turn_answer(status: str, *, already_exists: bool = False, request_id: str |
     }
 
 
-def _ranked(s: Services, call: Call) -> list[tuple[Fact, float]] | None:
+def _ranked(s: Services, call: Call, *, gated: bool = False) -> list[tuple[Fact, float]] | None:
     tenant, user = call.tenant_user()
     if not _admit(s, call, "reads"):
         return None
     k = call.body.get("k", DEFAULT_K)
-    return s.search.search(tenant, user, call.body["prompt"], k)
+    rank = s.search.recall if gated else s.search.search
+    return rank(tenant, user, call.body["prompt"], k)
 
 
 def recall(s: Services, call: Call) -> tuple[int, Any]:
-    ranked = _ranked(s, call)
-    if ranked is None:
+    relevant = _ranked(s, call, gated=True)
+    if relevant is None:
         return 200, {"context": "", "memories": []}
-    relevant = [(fact, score) for fact, score in ranked if score >= RELEVANCE_THRESHOLD]
     return 200, {
         "context": "\n".join(f"- {fact.text}" for fact, _ in relevant),
         "memories": [_recalled(fact, score) for fact, score in relevant],
@@ -398,7 +398,13 @@ def search_state(s: Services, call: Call) -> tuple[int, Any]:
     rows = s.store.state.rows(
         tenant, user, source=b.get("source", "api"), prefix=b.get("namespace_prefix"), with_vectors=True
     )
-    ranked = cosine_rank(s.pipeline.embedder, b["query"], rows)
+    ranked = cosine_rank(
+        s.pipeline.embedder,
+        b["query"],
+        rows,
+        floor=s.search.noise_floor,
+        relative=CONTEXT_RATIO if s.search.dense else 0.0,
+    )
     items = [{**wire.state_item(row), "score": score} for score, row in ranked[: b.get("limit", 10)]]
     return 200, {"items": items, "total": len(ranked)}
 

@@ -38,7 +38,8 @@ class LocalServer:
     ``.api_key`` is a live key of tenant ``.tenant_id``; ``.eval_key`` an evaluation key
     (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
     statuses; ``.restart()`` stops and starts again on the same port over the same file.
-    ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``).
+    ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``,
+    ``search``: ``"semantic"`` by default, ``"lexical"`` for the original hashed search).
     """
 
     def __init__(
@@ -57,7 +58,7 @@ class LocalServer:
         if unknown or {"keys", "faults", "meter"} & set(options):
             raise TypeError(
                 f"LocalServer got unexpected option(s) {sorted(unknown or set(options) & {'keys', 'faults', 'meter'})}; "
-                "it accepts clock=, extractor=, embedder=, spec_path=, max_body_bytes= (keys go in keys=/add_key)."
+                "it accepts clock=, extractor=, embedder=, spec_path=, max_body_bytes=, search= (keys go in keys=/add_key)."
             )
         self.options = options
         self.keys = KeyRing()

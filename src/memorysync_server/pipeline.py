@@ -21,12 +21,15 @@ import numpy as np
 from .extract import Extractor, is_low_value
 from .search import Embedder
 from .storage import NewFact, Origin, Storage
+from .supersede import Superseder
 
 USER_ROLES = frozenset({"human", "user", "customer", "caller"})
 OTHER_ROLES = frozenset(
     {"ai", "assistant", "bot", "system", "tool", "function", "agent", "model", "developer"}
 )
-RESERVED_KEYS = frozenset({"write_origin", "distilled_from", "turn_role", "history_id", "episodic"})
+RESERVED_KEYS = frozenset(
+    {"write_origin", "distilled_from", "turn_role", "history_id", "episodic", "superseded_by"}
+)
 REPLAY_WINDOW = timedelta(days=30)
 # Texts longer than this (a large state value, a long turn) take tens to hundreds of ms of pure
 # Python to extract and embed. Such work runs one at a time: requests share one interpreter lock,
@@ -98,10 +101,13 @@ class TurnPlan:
 
 
 class Pipeline:
-    def __init__(self, store: Storage, extractor: Extractor, embedder: Embedder) -> None:
+    def __init__(
+        self, store: Storage, extractor: Extractor, embedder: Embedder, superseder: Superseder | None = None
+    ) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
+        self.superseder = superseder
         self._heavy = threading.Lock()
 
     @contextmanager
@@ -143,7 +149,16 @@ class Pipeline:
             NewFact(text=text, source=source, metadata=metadata, vector=vector, origin=origin)
             for text, vector in zip(drafts.texts, drafts.vectors, strict=True)
         ]
-        return self.store.facts.add(tenant, user_id, new)
+        if self.superseder is None or not new:
+            return self.store.facts.add(tenant, user_id, new)
+        with self.store.transaction():
+            ids = self.store.facts.add(tenant, user_id, new)
+            for fact in new:
+                # A fact said again (already stored) is current again, as a new one is.
+                stored = self.store.facts.find_by_text(tenant, user_id, fact.text)
+                if stored is not None:
+                    self.superseder.fact_stored(tenant, user_id, stored.id, fact.text, fact.vector)
+        return ids
 
     def plan_turn(
         self,

@@ -9,16 +9,20 @@ and a lexical match can only raise a fact, never invent one with no shared featu
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import zlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from .gate import RelevanceGate
 from .storage import Fact, FactsChange, StateRow, Storage
+
+log = logging.getLogger("memorysync_server")
 
 # A prompt must score at least this to land in recall's `context`. Chosen from the hashed
 # features: one shared content word (or topic) between a short prompt and a short fact gives
@@ -27,11 +31,24 @@ RELEVANCE_THRESHOLD = 0.15
 # Below this a match is hash-collision noise (stray trigrams), not similarity: query and state
 # search leave it out instead of returning every row with a score of 0.003.
 NOISE_FLOOR = 0.05
-# The lexical index ranks every fact matching a term before it can return the best few, so a term
-# found in more of the tenant's facts than this costs far more than its (low) IDF adds: it is left
-# to the vector stage.
+# FTS5 ranks every fact matching a term before it can return the best few, so a term found in
+# more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
 LEXICAL_MAX_DOCS = 2000
 LEXICAL_WEIGHT = 0.15
+# The semantic modes: cosine of sentence vectors. Related question/fact pairs score ~0.3-0.7,
+# unrelated ones ~0.0-0.2; recall's threshold moves with the prompt (see gate.py).
+SEMANTIC_NOISE_FLOOR = 0.1
+CONTEXT_RATIO = 0.6
+HYBRID_WEIGHT = 0.15
+# A superseded fact scores at most this share of its superseder's score.
+SUPERSEDED_RATIO = 0.98
+# Users with more facts than this are scanned in two stages: a COARSE_DIMS-wide projection picks
+# COARSE_CANDIDATES rows, whose full vectors are then scored exactly.
+EXACT_SCAN_ROWS = 20_000
+COARSE_DIMS = 64
+COARSE_CANDIDATES = 400
+# bm25 mode: a fact whose BM25 is BM25_HALF scores 0.5.
+BM25_HALF = 3.0
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -86,7 +103,11 @@ def content_words(text: str) -> list[str]:
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 rows of a fixed width (zero rows for featureless text)."""
+    """Turns texts into L2-normalised float32 rows of a fixed width (zero rows for featureless text).
+
+    Each embedder's width identifies its stored vectors: facts whose vectors have another width
+    were written by another embedder and get re-embedded when their user is first searched.
+    """
 
     dim: int
 
@@ -95,6 +116,8 @@ class Embedder(Protocol):
 
 class HashingEmbedder:
     """Deterministic, dependency-free: hashed stems, topics and character trigrams."""
+
+    name = "hashed"
 
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
@@ -130,96 +153,287 @@ class HashingEmbedder:
         return self.embed([text])[0]
 
 
-class FactSearch:
-    """Ranks one user's facts against a prompt; keeps each user's matrix in memory until a write."""
+SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
+DEFAULT_SEARCH = "semantic"
 
-    def __init__(self, store: Storage, embedder: Embedder, *, max_cached_rows: int = 500_000) -> None:
+
+def embedder_for(mode: str) -> Embedder:
+    """The embedder a search mode stores and compares vectors with."""
+    if mode not in SEARCH_MODES:
+        raise ValueError(f"Unknown search mode {mode!r}; choose one of {', '.join(SEARCH_MODES)}.")
+    if mode in ("semantic", "hybrid"):
+        from .embedding import minilm
+
+        return minilm()
+    return HashingEmbedder()
+
+
+class UserIndex:
+    """One user's facts in memory: ids (ascending), vectors, the coarse projection large users
+    are scanned with first, and which facts are superseded by which."""
+
+    def __init__(self, ids: np.ndarray, matrix: np.ndarray, superseded: dict[int, int], dense: bool) -> None:
+        self.ids = ids
+        self.matrix = matrix
+        self.superseded = superseded
+        self.dense = dense
+        self.basis: np.ndarray | None = None
+        self.coarse: np.ndarray | None = None
+        if dense and len(ids) > EXACT_SCAN_ROWS:
+            self._build_coarse()
+
+    def _build_coarse(self) -> None:
+        # PCA of (a sample of) this user's own vectors: the first COARSE_DIMS components keep
+        # most of the variance, so a scan over n x 64 finds the few hundred candidates that the
+        # exact 384-d scores are then computed for.
+        sample = self.matrix[:: max(1, len(self.matrix) // 8192)]
+        centred = sample - sample.mean(axis=0)
+        _, vectors = np.linalg.eigh(centred.T @ centred)
+        self.basis = np.ascontiguousarray(vectors[:, ::-1][:, :COARSE_DIMS], dtype=np.float32)
+        self.coarse = self.matrix @ self.basis
+
+    def appended(self, ids: np.ndarray, vectors: np.ndarray) -> UserIndex:
+        index = UserIndex.__new__(UserIndex)
+        index.ids = np.concatenate([self.ids, ids])
+        index.matrix = np.vstack([self.matrix, vectors]) if self.matrix.shape[0] else vectors
+        index.superseded = self.superseded
+        index.dense = self.dense
+        index.basis = self.basis
+        index.coarse = None
+        if self.basis is not None and self.coarse is not None:
+            index.coarse = np.vstack([self.coarse, vectors @ self.basis])
+        elif self.dense and len(index.ids) > EXACT_SCAN_ROWS:
+            index._build_coarse()
+        return index
+
+    def without(self, removed: np.ndarray) -> UserIndex:
+        keep = ~np.isin(self.ids, removed)
+        index = UserIndex.__new__(UserIndex)
+        index.ids = self.ids[keep]
+        index.matrix = self.matrix[keep]
+        index.superseded = {k: v for k, v in self.superseded.items() if k not in set(removed.tolist())}
+        index.dense = self.dense
+        index.basis = self.basis
+        index.coarse = self.coarse[keep] if self.coarse is not None else None
+        return index
+
+    def candidates(self, query: np.ndarray, count: int) -> np.ndarray | None:
+        """Row positions worth exact scoring, or None when every row should be scored."""
+        if self.coarse is None or self.basis is None:
+            return None
+        approx = _best(self.coarse, query @ self.basis)
+        count = min(count, len(approx))
+        return np.argpartition(-approx, count - 1)[:count]
+
+
+class FactSearch:
+    """Ranks one user's facts against a prompt; keeps each user's vectors in memory until a write.
+
+    ``mode`` picks the ranking: ``lexical`` (hashed vectors plus a BM25 boost, the original
+    search), ``bm25`` (FTS5 BM25 alone), ``semantic`` (cosine of sentence vectors) or ``hybrid``
+    (cosine plus a bounded BM25 boost). In every mode a superseded fact ranks below the fact that
+    superseded it. ``stages`` counts which search stages ran (benchmarks report it).
+    """
+
+    def __init__(
+        self, store: Storage, embedder: Embedder, *, mode: str = "lexical", max_cached_rows: int = 500_000
+    ) -> None:
+        if mode not in SEARCH_MODES:
+            raise ValueError(f"Unknown search mode {mode!r}; choose one of {', '.join(SEARCH_MODES)}.")
+        self.mode = mode
         self.max_cached_rows = max_cached_rows
         self.store = store
         self.embedder = embedder
-        self._cache: OrderedDict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.stages: Counter[str] = Counter()
+        self.gate = RelevanceGate(embedder) if self.dense else None
+        self._cache: OrderedDict[tuple[str, str], UserIndex] = OrderedDict()
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         store.on_facts_changed(self.invalidate)
 
+    @property
+    def dense(self) -> bool:
+        return self.mode in ("semantic", "hybrid")
+
     def invalidate(self, change: FactsChange) -> None:
-        """Apply a committed change to the cached matrix in place of re-reading the user's rows
+        """Apply a committed change to the cached index in place of re-reading the user's rows
         (a 100k-row reload costs ~1 s; appending one row costs a copy)."""
         key = (change.tenant, change.user_id)
         with self._lock:
             self._generation[key] = self._generation.get(key, 0) + 1
-            hit = self._cache.pop(key, None)
-            if hit is None or change.unknown:
+            index = self._cache.pop(key, None)
+            if index is None or change.unknown:
                 return
-            ids, matrix = hit
             if change.removed_ids:
-                keep = ~np.isin(ids, np.asarray(change.removed_ids, dtype=np.int64))
-                ids, matrix = ids[keep], matrix[keep]
+                index = index.without(np.asarray(change.removed_ids, dtype=np.int64))
             if change.added_ids:
                 added = np.asarray(change.added_vectors, dtype=np.float32)
-                if matrix.shape[0] and matrix.shape[1] != added.shape[1]:
+                if added.ndim != 2 or added.shape[1] != self.embedder.dim:
                     return
-                ids = np.concatenate([ids, np.asarray(change.added_ids, dtype=np.int64)])
-                matrix = np.vstack([matrix, added]) if matrix.shape[0] else added
-            self._cache[key] = (ids, np.asfortranarray(matrix))
+                index = index.appended(np.asarray(change.added_ids, dtype=np.int64), added)
+            if change.superseded:
+                superseded = dict(index.superseded)
+                for old, new in change.superseded.items():
+                    if new is None:
+                        superseded.pop(old, None)
+                    else:
+                        superseded[old] = new
+                index.superseded = superseded
+            self._cache[key] = index
 
-    def _vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
+    def _refresh_stale_vectors(self, tenant: str, user_id: str) -> None:
+        """Facts stored by another embedder (an older release, another --search mode) get this
+        embedder's vectors, written back once, so every fact stays searchable."""
+        stale = self.store.facts.with_other_vectors(tenant, user_id, self.embedder.dim)
+        if stale:
+            log.info("re-embedding %d facts of one user for the %r search", len(stale), self.mode)
+        for start in range(0, len(stale), 256):
+            chunk = stale[start : start + 256]
+            vectors = self.embedder.embed([text for _, text in chunk])
+            self.store.facts.replace_vectors(
+                tenant,
+                user_id,
+                [(fact_id, vector) for (fact_id, _), vector in zip(chunk, vectors, strict=True)],
+            )
+
+    def _index(self, tenant: str, user_id: str) -> UserIndex:
         key = (tenant, user_id)
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:
                 self._cache.move_to_end(key)
+                return hit
+        self.stages["load"] += 1
+        self._refresh_stale_vectors(tenant, user_id)
+        with self._lock:
             generation = self._generation.get(key, 0)
-        if hit is not None:
-            return hit
-        ids, matrix = self.store.facts.vectors(tenant, user_id)
-        matrix = np.asfortranarray(matrix)
+        ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        # Hashed prompts touch few features: column-major lets the lexical mode read only those
+        # columns. Dense sentence vectors use every column, so rows stay contiguous.
+        matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)
+        index = UserIndex(ids, matrix, self.store.facts.superseded(tenant, user_id), self.dense)
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
             if self._generation.get(key, 0) == generation:
-                self._cache[key] = (ids, matrix)
+                self._cache[key] = index
                 # Bound memory by rows, not users: one user with 100k facts weighs as much as
                 # a thousand small ones. The least recently searched users are dropped first.
                 while (
                     len(self._cache) > 1
-                    and sum(len(v[0]) for v in self._cache.values()) > self.max_cached_rows
+                    and sum(len(v.ids) for v in self._cache.values()) > self.max_cached_rows
                 ):
                     self._cache.popitem(last=False)
-        return ids, matrix
+        return index
 
     def _selective_terms(self, tenant: str, prompt: str) -> list[str]:
         # The lexical index holds exact lower-cased words, so these look up exactly.
         words = list(dict.fromkeys(w for w in _FTS_WORD.findall(prompt.lower()) if w not in STOPWORDS))[:32]
         counts = self.store.lexical.document_frequencies(tenant, words)
-        return [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
+        selective = [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
+        self.stages["lexical" if selective else "lexical skipped (no selective term)"] += 1
+        return selective
+
+    def _lexical(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[int, float]]:
+        terms = self._selective_terms(tenant, prompt)
+        return self.store.lexical.match(tenant, user_id, terms, limit=max(50, 4 * k)) if terms else []
+
+    def _bm25(self, tenant: str, user_id: str, prompt: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+        # BM25 alone (the baseline): every content word of the prompt, stemmed and matched as a
+        # prefix ("cheer" finds "cheers"), no vector stage. The score saturates instead of being
+        # relative to the best match, so a prompt whose only match is one stray word scores low.
+        self.stages["bm25"] += 1
+        terms = list(dict.fromkeys(stem(w) + "*" for w in content_words(prompt) if len(stem(w)) >= 3))[:32]
+        matches = self.store.lexical.match(tenant, user_id, terms, limit=max(k, 1), prefix=True)
+        ids = np.array([i for i, _ in matches], dtype=np.int64)
+        scores = np.array([b / (b + BM25_HALF) for _, b in matches], dtype=np.float32)
+        order = np.argsort(ids)
+        return ids[order], scores[order]
+
+    def _vector_scores(self, index: UserIndex, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(row positions, cosine scores): every row, or the coarse stage's candidates."""
+        if self.mode == "lexical":
+            self.stages["vector (hashed columns)"] += 1
+            # A prompt touches few hashed features: multiply only those columns.
+            active = np.flatnonzero(query)
+            return np.arange(len(index.ids)), np.clip(index.matrix[:, active] @ query[active], 0.0, 1.0)
+        rows = index.candidates(query, max(COARSE_CANDIDATES, 8 * k))
+        if rows is None:
+            self.stages["vector (exact)"] += 1
+            return np.arange(len(index.ids)), np.clip(_best(index.matrix, query), 0.0, 1.0)
+        self.stages["vector (coarse + exact rerank)"] += 1
+        if index.superseded:
+            # A candidate's superseder is scored too, so the newer value can rank above it.
+            olds, found = _locate(index.ids[rows], np.fromiter(index.superseded, dtype=np.int64))
+            newer = np.array([index.superseded[int(i)] for i in index.ids[rows][olds[found]]], dtype=np.int64)
+            where, ok = _locate(index.ids, newer)
+            rows = np.union1d(rows, where[ok])
+        return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
+
+    def _scores(
+        self, tenant: str, user_id: str, prompt: str, k: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """(fact ids, scores) of the facts worth ranking, and the prompt's vector."""
+        if self.mode == "bm25":
+            return (*self._bm25(tenant, user_id, prompt, k), None)
+        index = self._index(tenant, user_id)
+        if len(index.ids) == 0:
+            return index.ids, np.zeros(0, dtype=np.float32), None
+        if self.dense:
+            # Facts read "User ...": a first-person prompt ("where do I live?") is also compared
+            # in the third person, and each fact keeps its better score.
+            queries = self.embedder.embed(list(dict.fromkeys([prompt, third_person(prompt)])))
+        else:
+            queries = self.embedder.embed([prompt])
+        query = queries[0] if self.mode == "lexical" else queries
+        if not np.any(queries[0]) or index.matrix.shape[1] != queries.shape[1]:
+            return index.ids[:0], np.zeros(0, dtype=np.float32), queries[0]
+        rows, scores = self._vector_scores(index, query, k)
+        weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
+        if weight:
+            lexical = self._lexical(tenant, user_id, prompt, k)
+            if lexical:
+                rows, scores = _boosted(index, query, rows, scores, lexical, weight)
+        ids = index.ids[rows]
+        if index.superseded:
+            scores = _below_superseders(ids, scores, index.superseded)
+        return ids, scores, queries[0]
+
+    def nearest(
+        self, tenant: str, user_id: str, vector: np.ndarray, *, before: int
+    ) -> tuple[int, float] | None:
+        """The fact most similar to ``vector`` among the user's facts older than ``before``.
+        Runs inside a write, so it never fills the cache (the write is not committed yet)."""
+        key = (tenant, user_id)
+        with self._lock:
+            index = self._cache.get(key)
+        if index is not None:
+            ids, matrix = index.ids, index.matrix
+        else:
+            ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        older = ids < before
+        if not older.any() or matrix.shape[1] != vector.shape[0]:
+            return None
+        scores = matrix[older] @ vector
+        best = int(np.argmax(scores))
+        return int(ids[older][best]), float(scores[best])
 
     def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
-        """The user's ``k`` best facts for ``prompt`` with their scores in [0, 1], best first."""
+        """The user's ``k`` best facts for ``prompt`` above the noise floor, with their scores in
+        [0, 1], best first."""
+        return self._ranked(tenant, user_id, prompt, k)[0]
+
+    def _ranked(
+        self, tenant: str, user_id: str, prompt: str, k: int
+    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
-        ids, matrix = self._vectors(tenant, user_id)
+        ids, scores, query = self._scores(tenant, user_id, prompt, k)
         if len(ids) == 0:
-            return []
-        query = self.embedder.embed([prompt])[0]
-        if not np.any(query) or matrix.shape[1] != query.shape[0]:
-            return []
-        # A prompt touches few hashed features: multiply only those columns (the cached matrix is
-        # column-major, so this reads a few contiguous columns instead of every row).
-        active = np.flatnonzero(query)
-        scores = np.clip(matrix[:, active] @ query[active], 0.0, 1.0)
-        lexical = self.store.lexical.match(
-            tenant, user_id, self._selective_terms(tenant, prompt), limit=max(50, 4 * k)
-        )
-        if lexical:
-            best = max(b for _, b in lexical) or 1.0
-            positions = np.searchsorted(ids, np.array([i for i, _ in lexical], dtype=np.int64))
-            for pos, (fact_id, bm25) in zip(positions, lexical, strict=True):
-                if pos < len(ids) and ids[pos] == fact_id:
-                    cos = scores[pos]
-                    scores[pos] = cos + LEXICAL_WEIGHT * max(bm25, 0.0) / best * (1.0 - cos)
+            return [], query
         count = min(k, len(ids))
         top = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         top = top[np.lexsort((-ids[top], -scores[top]))]
-        top = [int(i) for i in top if scores[i] >= NOISE_FLOOR]
+        floor = self.noise_floor
+        top = [int(i) for i in top if scores[i] >= floor]
         facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact.id: fact for fact in facts}
         out = []
@@ -227,22 +441,137 @@ class FactSearch:
             fact = by_id.get(int(ids[i]))
             if fact is not None:
                 out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
-        return out
+        return out, query
+
+    @property
+    def noise_floor(self) -> float:
+        return SEMANTIC_NOISE_FLOOR if self.dense else NOISE_FLOOR
+
+    def recall(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
+        """The facts worth putting in front of the model for ``prompt``: ``search`` through the
+        relevance gate (empty when the prompt concerns nothing this user told us)."""
+        ranked, query = self._ranked(tenant, user_id, prompt, k)
+        if not ranked:
+            return []
+        if self.gate is not None and query is not None:
+            threshold = self.gate.threshold(query)
+        else:
+            threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
+        if self.gate is not None:
+            # Facts far below the best one are what is left when the prompt was about that one.
+            threshold = max(threshold, CONTEXT_RATIO * ranked[0][1])
+        return [(fact, score) for fact, score in ranked if score >= threshold]
 
 
-def cosine_rank(embedder: Embedder, query: str, items: Iterable[StateRow]) -> list[tuple[float, StateRow]]:
-    """Scores state rows (read with their vectors) against ``query``; non-indexed rows by word overlap."""
+def _best(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """Each row's best dot product over one query vector or several (rows of ``queries``)."""
+    if queries.ndim == 1:
+        return matrix @ queries
+    return (matrix @ queries.T).max(axis=1)
+
+
+_FIRST_PERSON = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\b(?:I'm|I am|[Ii]m)\b", "the user is"),
+        (r"\bI've\b", "the user has"),
+        (r"\bI'd\b", "the user would"),
+        (r"\bI'll\b", "the user will"),
+        (r"\b[Mm]y\b|\b[Mm]ine\b", "the user's"),
+        (r"\b[Mm]yself\b|\b[Mm]e\b|\bI\b", "the user"),
+    )
+)
+
+
+def third_person(prompt: str) -> str:
+    """``prompt`` with first-person pronouns replaced by "the user" (grammar left as it is)."""
+    for pattern, replacement in _FIRST_PERSON:
+        prompt = pattern.sub(replacement, prompt)
+    return prompt
+
+
+def _locate(ids: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of ``targets`` in ``ids`` (any order) and which of them were found."""
+    if len(ids) == 0 or len(targets) == 0:
+        return np.zeros(len(targets), dtype=np.int64), np.zeros(len(targets), dtype=bool)
+    order = np.argsort(ids, kind="stable")
+    at = np.minimum(np.searchsorted(ids[order], targets), len(ids) - 1)
+    return order[at], ids[order][at] == targets
+
+
+def _boosted(
+    index: UserIndex,
+    query: np.ndarray,
+    rows: np.ndarray,
+    scores: np.ndarray,
+    lexical: list[tuple[int, float]],
+    weight: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Raise lexical matches by a bounded BM25 boost: ``cos + weight * bm25/best * (1 - cos)``.
+    Matches the coarse stage left out are scored exactly and added."""
+    best = max(b for _, b in lexical) or 1.0
+    fact_ids = np.array([i for i, _ in lexical], dtype=np.int64)
+    boost = np.array([weight * max(b, 0.0) / best for _, b in lexical], dtype=np.float32)
+    where, ok = _locate(index.ids, fact_ids)
+    where, boost = where[ok], boost[ok]
+    missing = np.setdiff1d(where, rows)
+    if len(missing):
+        rows = np.concatenate([rows, missing])
+        scores = np.concatenate([scores, np.clip(_best(index.matrix[missing], query), 0.0, 1.0)])
+    at, _ = _locate(rows, where)
+    scores = scores.copy()
+    scores[at] = scores[at] + boost * (1.0 - scores[at])
+    return rows, scores
+
+
+def _below_superseders(ids: np.ndarray, scores: np.ndarray, superseded: dict[int, int]) -> np.ndarray:
+    """A superseded fact ranks just below the fact that superseded it whenever both are ranked:
+    the newer fact states the current value of what the older one answered, so it takes the
+    older one's score if that is higher, and the older one keeps SUPERSEDED_RATIO of it."""
+    old = np.fromiter(superseded.keys(), dtype=np.int64, count=len(superseded))
+    new = np.fromiter(superseded.values(), dtype=np.int64, count=len(superseded))
+    i, has_old = _locate(ids, old)
+    j, has_new = _locate(ids, new)
+    both = has_old & has_new
+    i, j = i[both], j[both]
+    scores = scores.copy()
+    # Several older facts can share one superseder: it takes the best of their scores.
+    np.maximum.at(scores, j, scores[i])
+    scores[i] = np.minimum(scores[i], scores[j] * SUPERSEDED_RATIO)
+    return scores
+
+
+def cosine_rank(
+    embedder: Embedder,
+    query: str,
+    items: Iterable[StateRow],
+    *,
+    floor: float = NOISE_FLOOR,
+    relative: float = 0.0,
+) -> list[tuple[float, StateRow]]:
+    """Scores state rows (read with their vectors) against ``query``; non-indexed rows by word
+    overlap. Indexed rows whose vector came from another embedder are embedded afresh. Rows
+    scoring below ``floor`` or below ``relative`` times the best score are left out."""
+    items = list(items)
     q = embedder.embed([query])[0]
+    vectors = {item.id: item.vector for item in items}
+    stale = [item for item in items if item.indexed and (item.vector is None or item.vector.shape != q.shape)]
+    if stale:
+        vectors.update(zip((i.id for i in stale), embedder.embed([i.text for i in stale]), strict=True))
     words = {stem(w) for w in content_words(query)}
     ranked = []
     for item in items:
-        vector = item.vector
-        if item.indexed and vector is not None and vector.shape == q.shape:
+        vector = vectors[item.id]
+        if item.indexed and vector is not None:
             score = float(np.clip(vector @ q, 0.0, 1.0))
+            keep = score >= floor
         else:
             have = {stem(w) for w in content_words(item.text)}
             score = len(words & have) / len(words) if words else 0.0
-        if score >= NOISE_FLOOR:
+            keep = score >= NOISE_FLOOR
+        if keep:
             ranked.append((round(min(score, 1.0), 6), item))
     ranked.sort(key=lambda pair: (-pair[0], pair[1].id))
+    if ranked and relative:
+        ranked = [pair for pair in ranked if pair[0] >= relative * ranked[0][0]]
     return ranked

