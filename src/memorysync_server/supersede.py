@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .store import Store
+from .storage import Storage
 
 # (attribute, pattern over the third-person fact). Patterns look at the fact's predicate, so
 # "User's brother lives in Toronto" is about the brother and is not the user's residence.
@@ -182,7 +182,7 @@ class Neighbours(Protocol):
 class Superseder:
     """Marks the facts a new fact supersedes (``metadata.superseded_by``); see the module docstring."""
 
-    def __init__(self, store: Store, neighbours: Neighbours | None = None) -> None:
+    def __init__(self, store: Storage, neighbours: Neighbours | None = None) -> None:
         self.store = store
         self.neighbours = neighbours
 
@@ -191,13 +191,10 @@ class Superseder:
         changes: dict[int, int | None] = {}
         name = attribute(fact)
         if name is not None:
-            candidates = self.store.lexical_matches(tenant, user_id, cue_words(name), limit=500)
-            for other in self.store.get_facts(tenant, user_id, [i for i, _ in candidates if i != fact_id]):
-                if (
-                    attribute(other["text"]) == name
-                    and other["metadata"].get("superseded_by") != f"m_{fact_id}"
-                ):
-                    changes[other["id"]] = fact_id
+            candidates = self.store.lexical.match(tenant, user_id, cue_words(name), limit=500)
+            for other in self.store.facts.get(tenant, user_id, [i for i, _ in candidates if i != fact_id]):
+                if attribute(other.text) == name and other.metadata.get("superseded_by") != f"m_{fact_id}":
+                    changes[other.id] = fact_id
         elif self.neighbours is not None and np.any(vector):
             needed = (
                 CHANGE_SIMILARITY if CHANGE.search(fact) else HINT_SIMILARITY if HINT.search(fact) else None
@@ -207,8 +204,8 @@ class Superseder:
             )
             if nearest is not None and nearest[1] >= needed:
                 changes[nearest[0]] = fact_id
-        current = self.store.get_facts(tenant, user_id, [fact_id])
-        if current and "superseded_by" in current[0]["metadata"] and name is not None:
+        current = self.store.facts.get(tenant, user_id, [fact_id])
+        if current and "superseded_by" in current[0].metadata and name is not None:
             # Said again: the fact is current again, whatever superseded it meanwhile.
             changes[fact_id] = None
-        self.store.set_superseded(tenant, user_id, changes)
+        self.store.facts.set_superseded(tenant, user_id, changes)
