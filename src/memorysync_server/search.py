@@ -168,60 +168,96 @@ def embedder_for(mode: str) -> Embedder:
     return HashingEmbedder()
 
 
+def _grown(buffer: np.ndarray, used: int, rows: np.ndarray) -> np.ndarray:
+    """``buffer`` with ``rows`` written after its first ``used`` rows, in place while capacity
+    lasts (readers of older snapshots only look at rows they already had), else in a buffer of
+    twice the size: appending one fact to 100k costs a row, not a 150 MB copy."""
+    needed = used + len(rows)
+    if needed > len(buffer):
+        bigger = np.empty(
+            (max(2 * needed, 1024), *buffer.shape[1:]),
+            dtype=buffer.dtype,
+            order="F" if buffer.ndim == 2 and buffer.flags.f_contiguous and not buffer.flags.c_contiguous else "C",
+        )
+        bigger[:used] = buffer[:used]
+        buffer = bigger
+    buffer[used:needed] = rows
+    return buffer
+
+
 class UserIndex:
     """One user's facts in memory: ids (ascending), vectors, the coarse projection large users
     are scanned with first, and which facts are superseded by which."""
 
     def __init__(self, ids: np.ndarray, matrix: np.ndarray, superseded: dict[int, int], dense: bool) -> None:
-        self.ids = ids
-        self.matrix = matrix
+        self.size = len(ids)
+        self._ids = ids
+        self._matrix = matrix
+        self._coarse: np.ndarray | None = None
         self.superseded = superseded
         self.dense = dense
         self.basis: np.ndarray | None = None
-        self.coarse: np.ndarray | None = None
-        if dense and len(ids) > EXACT_SCAN_ROWS:
+        if dense and self.size > EXACT_SCAN_ROWS:
             self._build_coarse()
+
+    @property
+    def ids(self) -> np.ndarray:
+        return self._ids[: self.size]
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return self._matrix[: self.size]
+
+    @property
+    def coarse(self) -> np.ndarray | None:
+        return None if self._coarse is None else self._coarse[: self.size]
 
     def _build_coarse(self) -> None:
         # PCA of (a sample of) this user's own vectors: the first COARSE_DIMS components keep
         # most of the variance, so a scan over n x 64 finds the few hundred candidates that the
         # exact 384-d scores are then computed for.
-        sample = self.matrix[:: max(1, len(self.matrix) // 8192)]
+        matrix = self.matrix
+        sample = matrix[:: max(1, len(matrix) // 8192)]
         centred = sample - sample.mean(axis=0)
         _, vectors = np.linalg.eigh(centred.T @ centred)
         self.basis = np.ascontiguousarray(vectors[:, ::-1][:, :COARSE_DIMS], dtype=np.float32)
-        self.coarse = self.matrix @ self.basis
+        self._coarse = matrix @ self.basis
+
+    def _copy(self) -> UserIndex:
+        index = UserIndex.__new__(UserIndex)
+        index.__dict__.update(self.__dict__)
+        return index
 
     def appended(self, ids: np.ndarray, vectors: np.ndarray) -> UserIndex:
-        index = UserIndex.__new__(UserIndex)
-        index.ids = np.concatenate([self.ids, ids])
-        index.matrix = np.vstack([self.matrix, vectors]) if self.matrix.shape[0] else vectors
-        index.superseded = self.superseded
-        index.dense = self.dense
-        index.basis = self.basis
-        index.coarse = None
-        if self.basis is not None and self.coarse is not None:
-            index.coarse = np.vstack([self.coarse, vectors @ self.basis])
-        elif self.dense and len(index.ids) > EXACT_SCAN_ROWS:
+        index = self._copy()
+        if self.size == 0:
+            index._ids, index._matrix = ids, vectors
+        else:
+            index._ids = _grown(self._ids, self.size, ids)
+            index._matrix = _grown(self._matrix, self.size, vectors)
+        if self.basis is not None and self._coarse is not None:
+            index._coarse = _grown(self._coarse, self.size, vectors @ self.basis)
+        index.size = self.size + len(ids)
+        if self.basis is None and self.dense and index.size > EXACT_SCAN_ROWS:
             index._build_coarse()
         return index
 
     def without(self, removed: np.ndarray) -> UserIndex:
         keep = ~np.isin(self.ids, removed)
-        index = UserIndex.__new__(UserIndex)
-        index.ids = self.ids[keep]
-        index.matrix = self.matrix[keep]
-        index.superseded = {k: v for k, v in self.superseded.items() if k not in set(removed.tolist())}
-        index.dense = self.dense
-        index.basis = self.basis
-        index.coarse = self.coarse[keep] if self.coarse is not None else None
+        index = self._copy()
+        index._ids, index._matrix = self.ids[keep], self.matrix[keep]
+        index._coarse = None if self._coarse is None else self.coarse[keep]
+        index.size = int(keep.sum())
+        gone = set(removed.tolist())
+        index.superseded = {k: v for k, v in self.superseded.items() if k not in gone}
         return index
 
     def candidates(self, query: np.ndarray, count: int) -> np.ndarray | None:
         """Row positions worth exact scoring, or None when every row should be scored."""
-        if self.coarse is None or self.basis is None:
+        coarse = self.coarse
+        if coarse is None or self.basis is None:
             return None
-        approx = _best(self.coarse, query @ self.basis)
+        approx = _best(coarse, query @ self.basis)
         count = min(count, len(approx))
         return np.argpartition(-approx, count - 1)[:count]
 
