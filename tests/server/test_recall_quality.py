@@ -34,4 +34,6 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, float]:
 
 @pytest.mark.parametrize("metric", list(FLOORS))
 def test_recall_quality_stays_above_its_floor(measured: dict[str, float], metric: str) -> None:
-    assert measured[metric] >= FLOORS[metric], f"{metric} fell to {measured[metric]:.3f} (floor {FLOORS[metric]})"
+    assert measured[metric] >= FLOORS[metric], (
+        f"{metric} fell to {measured[metric]:.3f} (floor {FLOORS[metric]})"
+    )
