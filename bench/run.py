@@ -51,6 +51,14 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
+def search_quality() -> str:
+    # The eval runner lives at the repository root (eval/), next to bench/.
+    sys.path.insert(0, str(HERE.parent))
+    from eval.run import quality_table
+
+    return quality_table()
+
+
 def main() -> int:
     logging.getLogger("autogen").setLevel(logging.WARNING)  # its INFO lines would split the tables
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
@@ -75,10 +83,14 @@ def main() -> int:
     server_rows = bench_server.measure(sizes)
     server_table = bench_server.markdown(server_rows)
     print(server_table)
+    print("\n## Search quality (make eval)\n", flush=True)
+    quality = search_quality()
+    print(quality, flush=True)
     OUT.mkdir(exist_ok=True)
     png = OUT / "latency_vs_memories.png"
     chart(server_rows, png)
     report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
+    report += f"\n## Search quality (make eval)\n\n{quality}\n"
     (OUT / "results.md").write_text(report)
     print(f"\nwrote {OUT / 'results.md'} and {png}")
     return 0

@@ -81,6 +81,12 @@ def table(results: dict[str, ModeResult], extraction: dict[str, float], data: Ev
     return "\n".join(lines)
 
 
+def quality_table(modes: list[str] | None = None) -> str:
+    """The whole `make eval` table (every mode, plus extraction), for other reports."""
+    data = load_data(HERE / "data")
+    return table(evaluate(modes or list(SEARCH_MODES), data), extraction_figures(), data)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", default=",".join(SEARCH_MODES), help="comma-separated search modes")

@@ -1,0 +1,70 @@
+"""The in-memory index behind semantic search: users past EXACT_SCAN_ROWS facts are scanned in
+two stages (a coarse projection, then exact scores), appends write in place, and the results
+match an exact scan."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memorysync_server.search import EXACT_SCAN_ROWS, FactSearch, UserIndex, _grown
+from memorysync_server.storage import NewFact
+from memorysync_server.storage.sqlite import SqliteStorage
+
+DIM = 48
+
+
+class TableEmbedder:
+    """Each text is 'fact <n>': its vector is row n of a fixed random table (queries too)."""
+
+    dim = DIM
+
+    def __init__(self, rows: int) -> None:
+        table = np.random.default_rng(5).standard_normal((rows, DIM)).astype(np.float32)
+        self.table = table / np.linalg.norm(table, axis=1, keepdims=True)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = text.split()
+            if len(words) >= 2 and words[0] == "fact" and words[1].isdigit():
+                out[row] = self.table[int(words[1])]
+        return out
+
+
+def test_large_users_are_scanned_coarse_then_exact_and_find_the_same_facts(tmp_path) -> None:
+    size = EXACT_SCAN_ROWS + 500
+    embedder = TableEmbedder(size + 10)
+    store = SqliteStorage(tmp_path / "big.db")
+    texts = [f"fact {i}" for i in range(size)]
+    store.facts.add(
+        "t", "u", [NewFact(t, "x", {}, v) for t, v in zip(texts, embedder.embed(texts), strict=True)]
+    )
+    search = FactSearch(store, embedder, mode="semantic")
+    for i in (0, 1234, size - 1):
+        assert search.search("t", "u", f"fact {i}", 3)[0][0].text == f"fact {i}"
+    assert search.stages["vector (coarse + exact rerank)"] == 3
+    # A fact added after the index was built is found through the coarse stage too.
+    store.facts.add("t", "u", [NewFact(f"fact {size}", "x", {}, embedder.embed([f"fact {size}"])[0])])
+    assert search.search("t", "u", f"fact {size}", 1)[0][0].text == f"fact {size}"
+    assert search.stages["load"] == 1  # the append updated the cached index in place
+    store.close()
+
+
+def test_appends_write_in_place_and_older_snapshots_keep_their_rows() -> None:
+    ids = np.arange(3, dtype=np.int64)
+    matrix = np.eye(3, DIM, dtype=np.float32)
+    first = UserIndex(ids, matrix, {}, dense=True)
+    second = first.appended(np.array([3], dtype=np.int64), np.ones((1, DIM), dtype=np.float32))
+    third = second.appended(np.array([4], dtype=np.int64), 2 * np.ones((1, DIM), dtype=np.float32))
+    assert first.ids.tolist() == [0, 1, 2] and len(first.matrix) == 3
+    assert second.ids.tolist() == [0, 1, 2, 3] and third.ids.tolist() == [0, 1, 2, 3, 4]
+    assert third.matrix[4, 0] == 2.0 and third.matrix[3, 0] == 1.0
+    assert third._matrix is second._matrix  # the second append used spare capacity
+    smaller = third.without(np.array([1], dtype=np.int64))
+    assert smaller.ids.tolist() == [0, 2, 3, 4] and third.ids.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_grown_keeps_column_major_buffers_column_major() -> None:
+    buffer = np.asfortranarray(np.zeros((2, 4), dtype=np.float32))
+    grown = _grown(buffer, 2, np.ones((3, 4), dtype=np.float32))
+    assert grown.flags.f_contiguous and grown[:5].sum() == 12.0
