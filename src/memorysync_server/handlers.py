@@ -17,7 +17,7 @@ from .auth import Key, check_tenant
 from .errors import ApiError, invalid
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
-from .search import CONTEXT_RATIO, FactSearch, cosine_rank
+from .search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
 from .storage import Fact, NewState, NewTurn, Storage
 
 DEFAULT_K = 10
@@ -402,8 +402,8 @@ def search_state(s: Services, call: Call) -> tuple[int, Any]:
         s.pipeline.embedder,
         b["query"],
         rows,
-        floor=s.search.noise_floor,
-        relative=CONTEXT_RATIO if s.search.dense else 0.0,
+        floor=STATE_FLOOR if s.search.dense else s.search.noise_floor,
+        relative=STATE_RELATIVE if s.search.dense else 0.0,
     )
     items = [{**wire.state_item(row), "score": score} for score, row in ranked[: b.get("limit", 10)]]
     return 200, {"items": items, "total": len(ranked)}

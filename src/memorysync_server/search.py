@@ -39,6 +39,10 @@ LEXICAL_WEIGHT = 0.15
 # unrelated ones ~0.0-0.2; recall's threshold moves with the prompt (see gate.py).
 SEMANTIC_NOISE_FLOOR = 0.1
 CONTEXT_RATIO = 0.6
+# State search ranks rather than gates: it leaves out records below a loose likeness (a made-up
+# word scores ~0.15 against anything) and those far below the best one.
+STATE_FLOOR = 0.2
+STATE_RELATIVE = 0.35
 HYBRID_WEIGHT = 0.15
 # A superseded fact scores at most this share of its superseder's score.
 SUPERSEDED_RATIO = 0.98

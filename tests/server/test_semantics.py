@@ -399,7 +399,8 @@ def test_state_search_best_first_with_scores(api: Api) -> None:
     api.put("u", "c", {"memory": "User plays cello"}, text="User plays cello", index=False)
     found = api.v1("/v1/state/search", "u", query="what does the user like to eat? vegan food")
     assert found["items"][0]["key"] == "a" and 0 < found["items"][0]["score"] <= 1
-    assert "b" not in [i["key"] for i in found["items"]]
+    # Semantic scores: the unrelated record is either left out or ranked far below.
+    assert all(i["score"] < found["items"][0]["score"] / 2 for i in found["items"] if i["key"] == "b")
     assert [i["key"] for i in api.v1("/v1/state/search", "u", query="cello")["items"]] == ["c"]
 
 
