@@ -172,12 +172,10 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
         ``timeout`` seconds passed (False). The event loop keeps running meanwhile."""
         return await self._retries.aflush(timeout)
 
-    async def close(self) -> None:
-        """Flush queued writes (up to ``write_timeout``; what is left is counted lost and logged),
-        then close the HTTP client this event loop uses."""
-        await asyncio.get_running_loop().run_in_executor(
-            None, self._retries.close, self._policy.write_timeout
-        )
+    async def close(self, flush_timeout: float = 2.0) -> None:
+        """Flush queued writes for up to ``flush_timeout`` seconds (what is left is counted lost and
+        logged), then close the HTTP client this event loop uses. The loop keeps running meanwhile."""
+        await asyncio.get_running_loop().run_in_executor(None, self._retries.close, flush_timeout)
         with self._lock:
             connection = self._connections.pop(asyncio.get_running_loop(), None)
         if connection is not None:
