@@ -211,8 +211,11 @@ class MemoryOps:
         def steps() -> Steps[Any]:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
-                ranked = [v for v, score in found if score >= self.min_search_score or contains(v, query)]
                 listed = yield from self._list(user)
+                written = {v["memory_id"]: i for i, v in enumerate(listed)}
+                # equal scores keep the order the memories were written in, not the server's
+                found.sort(key=lambda pair: (-pair[1], written.get(pair[0]["memory_id"], len(written))))
+                ranked = [v for v, score in found if score >= self.min_search_score or contains(v, query)]
                 have = {v["memory_id"] for v in ranked}
                 # agno's own backends return exactly the rows containing the text: those come
                 # first (ranked ones by relevance, then fragments like "osl" the ranking missed,
