@@ -156,11 +156,11 @@ def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
             memory._recaller.recall(PROMPT)
             direct.append(time.perf_counter() - start)
         classic = _summary(
-            "the capability's recall called directly (no worker thread)",
+            "the capability's recall, blocking call from this thread",
             direct,
             "ms",
             1e3,
-            note="hold minus this: the worker-thread hop and the history read",
+            note="hold minus this: history read, capture and the awaited wait",
         )
         overhead = round(mw["median"] - no_mw["median"], 3)
         rows += [no_mw, mw, hold, classic, floor]
@@ -171,7 +171,8 @@ def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
                 "unit": "ms",
                 "median": overhead,
                 "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
-                "note": "ratio: overhead / raw loopback round trip",
+                "note": "ratio: overhead / raw loopback round trip; beyond the hold it is the background "
+                "writer and the in-process server's extraction sharing the GIL",
             }
         )
         rows.append(

@@ -13,10 +13,7 @@ breaker, write queue, retries, dedup registry and idempotency keys.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,24 +30,6 @@ if TYPE_CHECKING:
     from ag2.tools.final import FunctionTool
 
 log = logging.getLogger("ag2_memorysync")
-
-# A late answer (beyond this) is dropped: the caller's wait is bounded even when every recall
-# thread is busy.
-_WAIT_MARGIN = 0.05
-
-_pool: concurrent.futures.ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _recall_pool() -> concurrent.futures.ThreadPoolExecutor:
-    # Not the running loop's default executor: asyncio.run() shuts that down when it returns.
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = concurrent.futures.ThreadPoolExecutor(
-                max_workers=8, thread_name_prefix="memorysync-recall"
-            )
-        return _pool
 
 
 class MemorySyncMiddleware(MemorySyncCapability):
@@ -190,20 +169,10 @@ class TurnMemory(BaseMiddleware):
 
 
 async def _arecall(memory: MemorySyncCapability, query: str, started: float) -> str:
-    """The capability's budgeted recall, awaited without holding the caller's event loop.
-
-    The classic recall (budget, breaker, counters, warnings) runs on a worker thread and waits
-    on the background loop; this coroutine only waits for it, at most the budget left.
-    """
-    remaining = memory.recall_timeout - (memory._clock() - started)
-    if remaining <= 0:
+    """The capability's budgeted recall (same breaker, counters and warnings), awaited: the
+    caller's event loop keeps running while the background loop waits for the server."""
+    recaller = memory._recaller
+    if recaller.remaining(started) <= 0:
         memory._stats.add("recall_failed")
         return ""
-    future = _recall_pool().submit(memory._recaller.recall, query, started)
-    try:
-        return await asyncio.wait_for(asyncio.wrap_future(future), remaining + _WAIT_MARGIN)
-    except asyncio.TimeoutError:
-        if future.cancel():  # never started; a started one counts its own outcome
-            memory._stats.add("recall_failed")
-        log.warning("MemorySync recall found no free worker within the budget; no memories this call")
-        return ""
+    return await recaller.await_(recaller.start(query), started)
