@@ -263,7 +263,7 @@ def test_the_classification_is_a_partition():
 )
 def test_every_public_method_of_the_installed_agno_is_classified_and_behaves_so(cls, base, agent_db):
     names = _public(base)
-    assert len(names) >= 150, "agno's db interface looks wrong; is agno 3.1 installed?"
+    assert len(names) >= 100, "agno's db interface looks wrong; is agno 3 installed?"
     unclassified = names - MEMORY - HARMLESS - MEMORY_ONLY_ERROR
     assert not unclassified, (
         f"agno added db methods nobody classified: {sorted(unclassified)}. Add each to MEMORY (and "
@@ -281,7 +281,8 @@ def test_every_public_method_of_the_installed_agno_is_classified_and_behaves_so(
         assert isinstance(info.value, NotImplementedError) and f"{name}()" in message
         if name != "from_dict":
             assert f"Agent(db={agent_db}(" in message and f"MemoryManager(db={cls.__name__}())" in message
-    assert db.to_dict()["id"] == db.id
+    if "to_dict" in names:  # AsyncBaseDb has it from agno 3.1 on
+        assert db.to_dict()["id"] == db.id
     assert getattr(cls, "default_schema_version", None) == getattr(base, "default_schema_version", None)
 
 
