@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("MEMORYSYNC_CHROMIUM", "/usr/bin/chromium")
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("MEMORYSYNC_CHROMIUM", DEBIAN_CHROMIUM)
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -33,6 +34,8 @@ def _install_chromium() -> str | None:
     """Install Debian's chromium as root; return why not, or None when it is there."""
     if Path(CHROMIUM).exists():
         return None
+    if CHROMIUM != DEBIAN_CHROMIUM:
+        return f"MEMORYSYNC_CHROMIUM={CHROMIUM} does not exist: point it at a Chromium binary, or unset it."
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         return f"{CHROMIUM} is missing: run `sudo apt-get install -y chromium` (Debian/Ubuntu), or `make test-ui` as root."
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
