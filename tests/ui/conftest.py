@@ -3,7 +3,8 @@
 The browser is never downloaded by playwright (no ``playwright install``): the tests launch
 /usr/bin/chromium. On a machine without it they install Debian's package when running as
 root (what CI and `make test` on a fresh machine do), and otherwise fail saying how to get it.
-MEMORYSYNC_UI_TESTS=skip skips them on a machine where neither is possible.
+MEMORYSYNC_UI_TESTS=skip skips them on a machine where neither is possible;
+MEMORYSYNC_CHROMIUM=/path/to/chromium uses another Chromium build.
 """
 
 from __future__ import annotations
