@@ -36,6 +36,7 @@ import numpy as np
 
 from memorysync_server import LocalServer
 from memorysync_server.embedding import VOCAB_PATH
+from memorysync_server.search import single_threaded_blas
 from memorysync_server.storage import NewFact
 
 USER = "bench-user"
@@ -229,6 +230,7 @@ def measure(
     """One row per size: recall/query p50/p95/max (ms) for one user with ``size`` memories,
     add_turn throughput for that user (sequential HTTP calls per second, extraction and
     embedding included), the process's resident memory, and the search stages that ran."""
+    single_threaded_blas()  # as `memorysync-server serve` does in its own process
     with tempfile.TemporaryDirectory(prefix="memorysync-bench-") as tmp:
         return [_measure_size(size, queries, turns, Path(tmp), search) for size in sizes]
 

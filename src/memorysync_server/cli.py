@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
+    from .search import single_threaded_blas
+
+    single_threaded_blas()
     from .devkey import dev_key
 
     try:

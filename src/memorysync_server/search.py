@@ -161,6 +161,18 @@ SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
 DEFAULT_SEARCH = "semantic"
 
 
+def single_threaded_blas() -> None:
+    """Requests run on their own threads; a BLAS that also splits each small matrix product
+    across the cores makes them wait for each other (a 100k-row scan took 32 ms instead of 1.2 ms
+    on a loaded 2-core machine). Called by ``memorysync-server serve``, which owns its process;
+    an embedding application decides for its own process."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def embedder_for(mode: str) -> Embedder:
     """The embedder a search mode stores and compares vectors with."""
     if mode not in SEARCH_MODES:
@@ -191,6 +203,32 @@ def _grown(buffer: np.ndarray, used: int, rows: np.ndarray) -> np.ndarray:
     return buffer
 
 
+class _CoarseBuild:
+    """The coarse projection of a user's first ``rows`` vectors, computed on a background thread
+    so the first search after a load does not wait for it (it scans exactly meanwhile)."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.rows = len(matrix)
+        self.basis: np.ndarray | None = None
+        self.coarse: np.ndarray | None = None
+        self.done = threading.Event()
+        threading.Thread(target=self._run, args=(matrix,), name="memorysync-coarse", daemon=True).start()
+
+    def _run(self, matrix: np.ndarray) -> None:
+        try:
+            # PCA of a sample of this user's own vectors: the first COARSE_DIMS components keep
+            # most of the variance, so a scan over n x 64 finds the few hundred candidates whose
+            # exact scores are then computed.
+            sample = matrix[:: max(1, len(matrix) // 4096)]
+            centred = sample - sample.mean(axis=0)
+            _, vectors = np.linalg.eigh(centred.T @ centred)
+            basis = np.ascontiguousarray(vectors[:, ::-1][:, :COARSE_DIMS], dtype=np.float32)
+            self.coarse = matrix @ basis
+            self.basis = basis
+        finally:
+            self.done.set()
+
+
 class UserIndex:
     """One user's facts in memory: ids (ascending), vectors, the coarse projection large users
     are scanned with first, and which facts are superseded by which."""
@@ -200,11 +238,15 @@ class UserIndex:
         self._ids = ids
         self._matrix = matrix
         self._coarse: np.ndarray | None = None
+        self.basis: np.ndarray | None = None
+        self._build: _CoarseBuild | None = None
         self.superseded = superseded
         self.dense = dense
-        self.basis: np.ndarray | None = None
-        if dense and self.size > EXACT_SCAN_ROWS:
-            self._build_coarse()
+        self._start_build()
+
+    def _start_build(self) -> None:
+        if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.basis is None:
+            self._build = _CoarseBuild(self.matrix)
 
     @property
     def ids(self) -> np.ndarray:
@@ -216,18 +258,13 @@ class UserIndex:
 
     @property
     def coarse(self) -> np.ndarray | None:
+        build = self._build
+        if self._coarse is None and build is not None and build.done.is_set() and build.basis is not None:
+            # The background build finished: take it, projecting the rows appended since.
+            assert build.coarse is not None
+            self._coarse = _grown(build.coarse, build.rows, self.matrix[build.rows :] @ build.basis)
+            self.basis = build.basis
         return None if self._coarse is None else self._coarse[: self.size]
-
-    def _build_coarse(self) -> None:
-        # PCA of (a sample of) this user's own vectors: the first COARSE_DIMS components keep
-        # most of the variance, so a scan over n x 64 finds the few hundred candidates that the
-        # exact 384-d scores are then computed for.
-        matrix = self.matrix
-        sample = matrix[:: max(1, len(matrix) // 8192)]
-        centred = sample - sample.mean(axis=0)
-        _, vectors = np.linalg.eigh(centred.T @ centred)
-        self.basis = np.ascontiguousarray(vectors[:, ::-1][:, :COARSE_DIMS], dtype=np.float32)
-        self._coarse = matrix @ self.basis
 
     def _copy(self) -> UserIndex:
         index = UserIndex.__new__(UserIndex)
@@ -244,16 +281,19 @@ class UserIndex:
         if self.basis is not None and self._coarse is not None:
             index._coarse = _grown(self._coarse, self.size, vectors @ self.basis)
         index.size = self.size + len(ids)
-        if self.basis is None and self.dense and index.size > EXACT_SCAN_ROWS:
-            index._build_coarse()
+        index._start_build()
         return index
 
     def without(self, removed: np.ndarray) -> UserIndex:
         keep = ~np.isin(self.ids, removed)
         index = self._copy()
         index._ids, index._matrix = self.ids[keep], self.matrix[keep]
-        index._coarse = None if self._coarse is None else self.coarse[keep]
+        coarse = self.coarse
+        index._coarse = None if coarse is None else coarse[keep]
         index.size = int(keep.sum())
+        if index._coarse is None:
+            index._build, index.basis = None, None
+            index._start_build()
         gone = set(removed.tolist())
         index.superseded = {k: v for k, v in self.superseded.items() if k not in gone}
         return index
@@ -346,10 +386,15 @@ class FactSearch:
                 self._cache.move_to_end(key)
                 return hit
         self.stages["load"] += 1
-        self._refresh_stale_vectors(tenant, user_id)
         with self._lock:
             generation = self._generation.get(key, 0)
         ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        if self.store.facts.page(tenant, user_id, 1, 0)[1] != len(ids):
+            # Some facts carry another embedder's vectors: give them ours, then read again.
+            self._refresh_stale_vectors(tenant, user_id)
+            with self._lock:
+                generation = self._generation.get(key, 0)
+            ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
         # Hashed prompts touch few features: column-major lets the lexical mode read only those
         # columns. Dense sentence vectors use every column, so rows stay contiguous.
         matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)

@@ -352,9 +352,10 @@ class SqliteFacts:
             self._db.facts_changed(FactsChange(tenant, user_id))
 
     def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
+        # instr() first: parsing every row's JSON costs ~1 s at 100k facts, few rows carry the mark.
         rows = self._db.read(
             "SELECT id, json_extract(metadata, '$.superseded_by') FROM facts WHERE tenant = ? AND user_id = ?"
-            " AND json_extract(metadata, '$.superseded_by') IS NOT NULL",
+            " AND instr(metadata, 'superseded_by') > 0 AND json_extract(metadata, '$.superseded_by') IS NOT NULL",
             (tenant, user_id),
         )
         return {
