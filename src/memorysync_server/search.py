@@ -1,10 +1,16 @@
-"""Search: an ``Embedder`` (default: numpy hashed word, concept and character n-grams) combined
-with the storage's lexical index (BM25), strictly per (tenant, user), with per-user vectors
-cached in memory.
+"""Search: one user's facts ranked against a prompt, strictly per (tenant, user), with per-user
+vectors cached in memory. Four modes (``SEARCH_MODES``):
 
-Score = cosine (clipped to [0, 1]) plus a bounded BM25 boost: ``cos + 0.15 * lex * (1 - cos)``
-where ``lex`` is the fact's BM25 relative to the best lexical match, so scores stay in [0, 1]
-and a lexical match can only raise a fact, never invent one with no shared features.
+- ``semantic`` (default): cosine of sentence vectors (``embedding.MiniLMEmbedder``); recall
+  passes the ranking through a per-prompt relevance gate (``gate.RelevanceGate``).
+- ``hybrid``: semantic plus a bounded BM25 boost from the storage's lexical index.
+- ``lexical``: the original search: hashed word, topic and character n-gram vectors
+  (``HashingEmbedder``) plus the bounded BM25 boost, ``cos + 0.15 * lex * (1 - cos)`` where
+  ``lex`` is the fact's BM25 relative to the best lexical match, so scores stay in [0, 1].
+- ``bm25``: BM25 alone, the baseline.
+
+In every mode a fact marked ``superseded_by`` a newer one ranks just below it. Users with more
+than EXACT_SCAN_ROWS facts are scanned in two stages (a 64-wide projection, then exact scores).
 """
 
 from __future__ import annotations
