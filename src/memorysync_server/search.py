@@ -506,9 +506,9 @@ class FactSearch:
         older = ids < before
         if not older.any() or matrix.shape[1] != vector.shape[0]:
             return None
-        scores = matrix[older] @ vector
+        scores = np.where(older, matrix @ vector, -np.inf)  # scores first: no copy of the rows
         best = int(np.argmax(scores))
-        return int(ids[older][best]), float(scores[best])
+        return int(ids[best]), float(scores[best])
 
     def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
         """The user's ``k`` best facts for ``prompt`` above the noise floor, with their scores in
