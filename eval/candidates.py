@@ -10,6 +10,7 @@ measure it).
 from __future__ import annotations
 
 import importlib.util
+import logging
 import statistics
 import subprocess
 import sys
@@ -35,10 +36,18 @@ class WordLlamaEmbedder:
     dim = 256
 
     def __init__(self) -> None:
-        from wordllama import WordLlama
+        # WordLlama.load() looks for the tokenizer config in a cache folder and otherwise
+        # downloads it; the wheel ships both files, so build the model from them directly.
+        import wordllama
+        from safetensors import safe_open
+        from tokenizers import Tokenizer
+        from wordllama.inference import WordLlamaInference
 
-        with tempfile.TemporaryDirectory() as empty:
-            self._model = WordLlama.load(cache_dir=empty, disable_download=True)
+        root = Path(wordllama.__file__).parent
+        tokenizer = Tokenizer.from_file(str(root / "tokenizers" / "l2_supercat_tokenizer_config.json"))
+        with safe_open(str(root / "weights" / "l2_supercat_256.safetensors"), framework="np") as f:
+            embedding = f.get_tensor("embedding.weight")
+        self._model = WordLlamaInference(embedding, tokenizer)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.asarray(self._model.embed(texts, norm=True), dtype=np.float32).reshape(len(texts), self.dim)
@@ -95,6 +104,7 @@ def _encode_ms(embedder: Any, prompts: list[str]) -> float:
 
 
 def main() -> int:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # wordllama's import turns INFO logs on
     data = load_data(HERE / "data")
     prompts = [q["question"] for q in data.questions][:200]
     lines = [
