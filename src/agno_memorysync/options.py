@@ -153,8 +153,8 @@ class ConfiguredDb:
         """A write that failed for a passing reason is queued for a retry and answered with what it
         will store; everything else goes to the policy (fail open, or raise)."""
         if plan.kind == "write" and self._policy.fail_open_writes and plan.writes and retryable(exc):
-            accepted = self._retries.add(plan.writes)
-            if len(accepted) == len(plan.writes):
+            accepted = {id(v) for v in self._retries.add(plan.writes)}
+            if accepted:
                 logger.warning(
                     "MemorySync %s failed (%s); %d write(s) queued and retried in the background. "
                     "flush() waits for them.",
@@ -162,8 +162,11 @@ class ConfiguredDb:
                     exc,
                     len(accepted),
                 )
+                # What will be stored; a write the full queue dropped (logged there) is left out.
                 stored = [
-                    self._ops.shape(self._ops.promised(v, mode), plan.deserialize) for v, mode in plan.writes
+                    self._ops.shape(self._ops.promised(v, mode), plan.deserialize)
+                    for v, mode in plan.writes
+                    if id(v) in accepted
                 ]
                 return stored[0] if plan.empty is None else stored
         return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)

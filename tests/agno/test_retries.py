@@ -120,3 +120,15 @@ def test_batches_are_queued_too_and_converge_on_one_record_each(server, raw):
     assert sorted(item["key"] for item in raw.states("u")) == [f"f{i}" for i in range(5)]
     assert db.stats()["delivered"] == 5
     db.close()
+
+
+def test_a_batch_larger_than_the_queue_promises_only_what_was_queued(server):
+    db = make_db(server, max_pending_writes=2)
+    server.faults.set(status=503, route=PUT)
+    memories = [UserMemory(memory=f"User fact {i}", memory_id=f"f{i}", user_id="u") for i in range(3)]
+    promised = db.upsert_memories(memories)
+    assert [m.memory_id for m in promised] == ["f0", "f1"] and db.stats()["dropped"] == 1
+    server.faults.clear()
+    assert db.flush(10)
+    assert sorted(m.memory_id for m in db.get_user_memories(user_id="u")) == ["f0", "f1"]
+    db.close()
