@@ -16,6 +16,7 @@ from .app import create_app
 from .auth import KeyRing, new_key
 from .faults import Faults
 from .quota import Quota, QuotaMeter
+from .storage import is_postgres
 
 DEFAULT_TENANT = "t_local"
 
@@ -35,6 +36,8 @@ def _key_pairs(keys: Mapping[str, str] | Iterable[str] | None) -> list[tuple[str
 class LocalServer:
     """``LocalServer(db_path, keys={"ms_test_x": "t_acme"})``; ``.start()``/``.stop()`` or ``with``.
 
+    ``db_path`` is a SQLite file, or a ``postgresql://`` URL.
+
     ``.api_key`` is a live key of tenant ``.tenant_id``; ``.eval_key`` an evaluation key
     (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
     statuses; ``.restart()`` stops and starts again on the same port over the same file.
@@ -51,7 +54,7 @@ class LocalServer:
         port: int = 0,
         **options: Any,
     ) -> None:
-        self.db_path = Path(db_path)
+        self.db_path: str | Path = str(db_path) if is_postgres(db_path) else Path(db_path)
         self.host = host
         self.port = port
         unknown = set(options) - set(inspect.signature(create_app).parameters) - {"db"}
@@ -179,4 +182,5 @@ class LocalServer:
 
     def __repr__(self) -> str:
         state = self.base_url if self._server else "stopped"
-        return f"LocalServer({str(self.db_path)!r}, {state})"
+        where = str(self.db_path).split("@")[-1]
+        return f"LocalServer({where!r}, {state})"

@@ -28,6 +28,8 @@ from schemathesis.checks import positive_data_acceptance
 from memorysync_server import KeyRing, create_app
 from memorysync_server.spec import SPEC_PATH, json_size
 
+from .conftest import new_postgres_database
+
 TENANT = "t_fuzz"
 KEY = "ms_test_fuzz0000000000000000"
 PROJECT = f"proj_{TENANT}"
@@ -75,9 +77,9 @@ def _linked_spec() -> dict[str, Any]:
     return spec
 
 
-def _schema(max_examples: int) -> Any:
+def _schema(max_examples: int, app: Any = APP) -> Any:
     schema = schemathesis.openapi.from_dict(_linked_spec())
-    schema.app = APP
+    schema.app = app
     schema.config.generation.update(
         modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
         max_examples=max_examples,
@@ -105,6 +107,30 @@ def _aim(case: Any) -> None:
 
 default_schema = _schema(DEFAULT_EXAMPLES)
 deep_schema = _schema(DEEP_EXAMPLES)
+
+
+# The same run against the PostgreSQL engine; its app needs the session's PostgreSQL server, so
+# the postgres_app fixture attaches it before the first case.
+class _LaterApp:
+    """An ASGI app that forwards to one set later (schemathesis needs an app at import)."""
+
+    app: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
+
+
+POSTGRES_APP = _LaterApp()
+postgres_schema = _schema(DEFAULT_EXAMPLES, app=POSTGRES_APP)
+
+
+@pytest.fixture(scope="module")
+def postgres_app(postgres_cluster: Any) -> Any:
+    name, url = new_postgres_database(postgres_cluster)
+    POSTGRES_APP.app = create_app(url, keys=_keys)
+    yield POSTGRES_APP.app
+    POSTGRES_APP.app.services.store.close()
+    postgres_cluster.drop_database(name)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -155,6 +181,12 @@ def test_contract_deep(case: Any) -> None:
     _run(case, "deep")
 
 
+@postgres_schema.parametrize()
+@hsettings(deadline=None, suppress_health_check=list(HealthCheck))
+def test_contract_postgres(case: Any, postgres_app: Any) -> None:
+    _run(case, "postgres")
+
+
 def _workflow(schema: Any, prefix: str) -> Any:
     class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         """Follows the links: put -> get/delete of the same record, append -> list/delete of the session."""
@@ -179,6 +211,17 @@ def _workflow(schema: Any, prefix: str) -> Any:
 
 def test_stateful_links() -> None:
     _workflow(default_schema, "default").run(
+        settings=hsettings(
+            max_examples=DEFAULT_SCENARIOS,
+            stateful_step_count=6,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+
+
+def test_stateful_links_postgres(postgres_app: Any) -> None:
+    _workflow(postgres_schema, "postgres").run(
         settings=hsettings(
             max_examples=DEFAULT_SCENARIOS,
             stateful_step_count=6,

@@ -1,0 +1,806 @@
+"""The PostgreSQL engine: several server processes over one database.
+
+psycopg 3 with a connection pool. A unit of work is one PostgreSQL transaction on one pooled
+connection (per thread); reads outside one use any pooled connection. No process lock: what
+must happen once is a unique constraint written with ``ON CONFLICT`` (see postgres_schema).
+
+Full text: a ``tsvector`` of exact lower-cased words per fact (GIN-indexed) matches; relevance
+is BM25 computed from per-tenant statistics (``lexical_terms``, ``lexical_corpus``), which a
+unit of work updates last, in key order, so concurrent writers never deadlock on them.
+
+Vectors are float32 bytes, ranked in process like the SQLite engine's. Search caches them per
+user; ``fact_versions`` (bumped by every change to a user's facts) tells a process when another
+one changed a user it caches (:meth:`PostgresStorage.sync_facts`).
+
+PostgreSQL text cannot hold NUL characters, which JSON strings may: text values are stored with
+NUL as U+E000 "0" and U+E000 itself as U+E000 "1", and decoded on the way out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.rows import dict_row, tuple_row
+from psycopg_pool import ConnectionPool
+
+from .interfaces import (
+    Clock,
+    Fact,
+    FactsChange,
+    FactsListener,
+    NewFact,
+    NewState,
+    NewTurn,
+    StateRow,
+    Turn,
+    utc_now,
+)
+from .migrations import pending
+from .postgres_schema import MIGRATIONS
+from .sqlite_schema import ns_path
+
+_ESC = "\ue000"
+# Any constant: the lock that serialises schema migrations between processes starting together.
+_MIGRATION_LOCK = 7_270_531_001
+# FTS5's defaults, so both engines weigh term frequency and length alike.
+_K1, _B = 1.2, 0.75
+
+
+def _enc(value: Any) -> Any:
+    if isinstance(value, str):
+        if "\x00" in value or _ESC in value:
+            return value.replace(_ESC, _ESC + "1").replace("\x00", _ESC + "0")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_enc(v) for v in value]
+    return value
+
+
+def _dec(value: Any) -> Any:
+    if isinstance(value, str):
+        if _ESC in value:
+            return value.replace(_ESC + "0", "\x00").replace(_ESC + "1", _ESC)
+        return value
+    if isinstance(value, list):
+        return [_dec(v) for v in value]
+    return value
+
+
+def _row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: _dec(v) for k, v in row.items()}
+
+
+def _blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+class _Tx:
+    """One thread's open unit of work."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+        self.depth = 1
+        self.changes: list[FactsChange] = []
+        self.terms: dict[tuple[str, str], int] = defaultdict(int)
+        self.corpus: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        self.users: set[tuple[str, str]] = set()
+        # (tenant, user) -> (version before, version after) of each user whose facts changed.
+        self.bumps: dict[tuple[str, str], tuple[int, int]] = {}
+
+
+class _Db:
+    def __init__(self, dsn: str, clock: Clock, *, max_connections: int) -> None:
+        self.dsn = dsn
+        self.clock = clock
+        self.pool: ConnectionPool[Any] = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=max_connections,
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            open=True,
+            timeout=30,
+        )
+        self.listeners: list[FactsListener] = []
+        self._local = threading.local()
+        self._known: dict[tuple[str, str], int] = {}
+        self._known_lock = threading.Lock()
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY,"
+                " summary text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            row = conn.execute("SELECT coalesce(max(version), 0) AS v FROM schema_migrations").fetchone()
+            where = self.dsn.split("@")[-1]
+            for step in pending(MIGRATIONS, int(row["v"]), f"PostgreSQL database {where}"):
+                with conn.transaction():
+                    step.apply(conn)
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, summary) VALUES (%s, %s)",
+                        (step.version, step.summary),
+                    )
+
+    def close(self) -> None:
+        self.pool.close()
+
+    # ---- unit of work -----------------------------------------------------------------------
+    @property
+    def tx(self) -> _Tx | None:
+        return getattr(self._local, "tx", None)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        tx = self.tx
+        if tx is not None:
+            tx.depth += 1
+            try:
+                yield
+            finally:
+                tx.depth -= 1
+            return
+        with self.pool.connection() as conn:
+            tx = _Tx(conn)
+            self._local.tx = tx
+            try:
+                with conn.transaction():
+                    yield
+                    self._finish(tx)
+            except BaseException:
+                self._local.tx = None
+                for tenant, user in dict.fromkeys((c.tenant, c.user_id) for c in tx.changes):
+                    self._announce(FactsChange(tenant, user))
+                raise
+            self._local.tx = None
+        self._settle(tx)
+
+    def _finish(self, tx: _Tx) -> None:
+        """The last writes of a unit of work: statistics and versions, each in key order."""
+        conn = tx.conn
+        for tenant, user in sorted(tx.users):
+            old = conn.execute(
+                "SELECT version FROM fact_versions WHERE tenant = %s AND user_id = %s FOR UPDATE",
+                _enc((tenant, user)),
+            ).fetchone()
+            new = conn.execute(
+                "INSERT INTO fact_versions (tenant, user_id, version) VALUES (%s, %s, nextval('fact_versions_seq'))"
+                " ON CONFLICT (tenant, user_id) DO UPDATE SET version = EXCLUDED.version RETURNING version",
+                _enc((tenant, user)),
+            ).fetchone()
+            tx.bumps[(tenant, user)] = (int(old["version"]) if old else 0, int(new["version"]))
+        if tx.corpus:
+            tenants = sorted(tx.corpus)
+            conn.execute(
+                "INSERT INTO lexical_corpus (tenant, docs, tokens)"
+                " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) ORDER BY 1"
+                " ON CONFLICT (tenant) DO UPDATE SET docs = lexical_corpus.docs + EXCLUDED.docs,"
+                " tokens = lexical_corpus.tokens + EXCLUDED.tokens",
+                (_enc(tenants), [tx.corpus[t][0] for t in tenants], [tx.corpus[t][1] for t in tenants]),
+            )
+        deltas = sorted((key, n) for key, n in tx.terms.items() if n)
+        if deltas:
+            conn.execute(
+                "INSERT INTO lexical_terms (tenant, term, docs)"
+                " SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[]) ORDER BY 1, 2"
+                " ON CONFLICT (tenant, term) DO UPDATE SET docs = lexical_terms.docs + EXCLUDED.docs",
+                (_enc([k[0] for k, _ in deltas]), _enc([k[1] for k, _ in deltas]), [n for _, n in deltas]),
+            )
+
+    def _settle(self, tx: _Tx) -> None:
+        """After commit: hand the committed changes to the listeners, unless another process
+        changed the same user since this one last looked (then: "unknown", reload)."""
+        stale = set()
+        with self._known_lock:
+            for key, (old, new) in tx.bumps.items():
+                if self._known.get(key, 0) != old:
+                    stale.add(key)
+                self._known[key] = max(self._known.get(key, 0), new)
+        for key in sorted(stale):
+            self._announce(FactsChange(*key))
+        for change in tx.changes:
+            if (change.tenant, change.user_id) not in stale:
+                self._announce(change)
+
+    def _announce(self, change: FactsChange) -> None:
+        for listener in self.listeners:
+            listener(change)
+
+    def sync(self, tenant: str, user_id: str) -> None:
+        row = self.one(
+            "SELECT version FROM fact_versions WHERE tenant = %s AND user_id = %s", (tenant, user_id)
+        )
+        version = int(row["version"]) if row else 0
+        key = (tenant, user_id)
+        with self._known_lock:
+            if self._known.get(key, 0) >= version:
+                return
+            self._known[key] = version
+        self._announce(FactsChange(tenant, user_id))
+
+    # ---- statements --------------------------------------------------------------------------
+    @contextmanager
+    def conn(self) -> Iterator[psycopg.Connection[Any]]:
+        tx = self.tx
+        if tx is not None:
+            yield tx.conn
+            return
+        with self.pool.connection() as conn:
+            yield conn
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.conn() as conn:
+            cur = conn.execute(sql, _enc(list(params)))
+            return [_row(r) for r in cur.fetchall()] if cur.description is not None else []
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        rows = self.all(sql, params)
+        return rows[0] if rows else None
+
+    @contextmanager
+    def snapshot(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection whose statements all see one snapshot (for a count and its page)."""
+        tx = self.tx
+        if tx is not None:
+            yield tx.conn
+            return
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield conn
+
+    def require_tx(self) -> _Tx:
+        tx = self.tx
+        assert tx is not None, "call inside transaction()"
+        return tx
+
+
+# ---- facts ------------------------------------------------------------------------------------
+def _fact(row: dict[str, Any]) -> Fact:
+    return Fact(
+        id=int(row["id"]),
+        text=row["text"],
+        source=row["source"],
+        metadata=json.loads(row["metadata"]),
+        created_at=row["created_at"],
+    )
+
+
+_FACT_COLUMNS = "id, text, source, metadata, created_at"
+
+
+class PostgresFacts:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
+        if not facts:
+            return []
+        with self._db.transaction():
+            tx = self._db.require_tx()
+            now = self._db.clock()
+            ids: list[int] = []
+            vectors: list[np.ndarray] = []
+            seen: set[str] = set()
+            for f in facts:
+                if f.text in seen:
+                    continue
+                seen.add(f.text)
+                row = tx.conn.execute(
+                    "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, origin_kind,"
+                    " origin_id, vector, terms, length)"
+                    " SELECT %(t)s, %(u)s, %(text)s, %(source)s, %(meta)s, %(now)s, %(ok)s, %(oi)s, %(vec)s,"
+                    " v.terms, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms))"
+                    " FROM (SELECT to_tsvector('simple', %(text)s) AS terms) v"
+                    " ON CONFLICT DO NOTHING RETURNING id, tsvector_to_array(terms) AS words, length",
+                    {
+                        "t": _enc(tenant),
+                        "u": _enc(user_id),
+                        "text": _enc(f.text),
+                        "source": _enc(f.source),
+                        "meta": _enc(json.dumps(f.metadata, ensure_ascii=False)),
+                        "now": now,
+                        "ok": f.origin[0] if f.origin else None,
+                        "oi": f.origin[1] if f.origin else None,
+                        "vec": _blob(f.vector),
+                    },
+                ).fetchone()
+                if row is None:  # the user already holds this text (perhaps written just now elsewhere)
+                    continue
+                ids.append(int(row["id"]))
+                vectors.append(np.asarray(f.vector, dtype=np.float32))
+                self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
+            if ids:
+                tx.users.add((tenant, user_id))
+                tx.changes.append(
+                    FactsChange(tenant, user_id, added_ids=ids, added_vectors=np.asarray(vectors, np.float32))
+                )
+        return ids
+
+    @staticmethod
+    def _count(tx: _Tx, tenant: str, words: Iterable[str], length: int, sign: int) -> None:
+        for word in words:
+            tx.terms[(tenant, word)] += sign
+        corpus = tx.corpus[tenant]
+        corpus[0] += sign
+        corpus[1] += sign * length
+
+    def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
+        row = self._db.one(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
+            " AND text = %s ORDER BY id LIMIT 1",
+            (tenant, user_id, text, text),
+        )
+        return _fact(row) if row else None
+
+    def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        ids = list(ids)
+        if not ids:
+            return []
+        rows = self._db.all(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+            (tenant, user_id, ids),
+        )
+        by_id = {row["id"]: _fact(row) for row in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
+        scope = _enc([tenant, user_id])
+        with self._db.snapshot() as conn:
+            total = conn.execute(
+                "SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s", scope
+            ).fetchone()
+            rows = conn.execute(
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id DESC"
+                " LIMIT %s OFFSET %s",
+                (*scope, limit if limit > 0 else None, offset),
+            ).fetchall()
+        return [_fact(_row(r)) for r in rows], int(total["n"] if total else 0)
+
+    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
+        with self._db.conn() as conn:
+            cur = conn.cursor(row_factory=tuple_row)
+            rows = cur.execute(
+                "SELECT id, vector FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id",
+                _enc([tenant, user_id]),
+            ).fetchall()
+        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, 0), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+        return ids, matrix
+
+    def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        if dry_run:
+            rows = self._db.all(
+                "SELECT id FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s) ORDER BY id",
+                (tenant, user_id, ids),
+            )
+            return [int(r["id"]) for r in rows]
+        with self._db.transaction():
+            tx = self._db.require_tx()
+            rows = self._db.all(
+                "DELETE FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                " RETURNING id, tsvector_to_array(terms) AS words, length",
+                (tenant, user_id, ids),
+            )
+            for row in rows:
+                self._count(tx, tenant, row["words"], int(row["length"]), -1)
+            found = sorted(int(r["id"]) for r in rows)
+            if found:
+                tx.users.add((tenant, user_id))
+                tx.changes.append(FactsChange(tenant, user_id, removed_ids=found))
+        return found
+
+    def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
+        origin_ids = list(origin_ids)
+        if not origin_ids:
+            return []
+        rows = self._db.all(
+            "SELECT id FROM facts WHERE tenant = %s AND user_id = %s AND origin_kind = %s"
+            " AND origin_id = ANY(%s) ORDER BY id",
+            (tenant, user_id, kind, origin_ids),
+        )
+        return [int(r["id"]) for r in rows]
+
+    def count(self, tenant: str) -> int:
+        row = self._db.one("SELECT count(*) AS n FROM facts WHERE tenant = %s", (tenant,))
+        return int(row["n"]) if row else 0
+
+
+def _tsquery(terms: Sequence[str]) -> str:
+    return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
+
+
+class PostgresLexical:
+    """tsvector matching, BM25 from the tenant's own statistics."""
+
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def document_frequencies(self, tenant: str, terms: Sequence[str]) -> dict[str, int]:
+        if not terms:
+            return {}
+        rows = self._db.all(
+            "SELECT term, docs FROM lexical_terms WHERE tenant = %s AND term = ANY(%s) AND docs > 0",
+            (tenant, list(terms)),
+        )
+        return {r["term"]: int(r["docs"]) for r in rows}
+
+    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        terms = [t for t in dict.fromkeys(terms) if t]
+        if not terms:
+            return []
+        with self._db.snapshot() as conn:
+            rows = conn.execute(
+                "SELECT f.id, f.length, w.lexeme, cardinality(w.positions) AS tf"
+                " FROM facts f CROSS JOIN LATERAL unnest(f.terms) w"
+                " WHERE f.tenant = %s AND f.user_id = %s AND f.terms @@ to_tsquery('simple', %s)"
+                " AND w.lexeme = ANY(%s)",
+                (_enc(tenant), _enc(user_id), _enc(_tsquery(terms)), _enc(terms)),
+            ).fetchall()
+            if not rows:
+                return []
+            corpus = conn.execute(
+                "SELECT docs, tokens FROM lexical_corpus WHERE tenant = %s", (_enc(tenant),)
+            ).fetchone()
+            words = sorted({_dec(r["lexeme"]) for r in rows})
+            df = {
+                _dec(r["term"]): int(r["docs"])
+                for r in conn.execute(
+                    "SELECT term, docs FROM lexical_terms WHERE tenant = %s AND term = ANY(%s)",
+                    (_enc(tenant), _enc(words)),
+                ).fetchall()
+            }
+        docs = max(int(corpus["docs"]) if corpus else 0, 1)
+        avgdl = (int(corpus["tokens"]) / docs) if corpus and corpus["tokens"] else 1.0
+        scores: dict[int, float] = defaultdict(float)
+        for r in rows:
+            n = df.get(_dec(r["lexeme"]), 1)
+            idf = math.log((docs - n + 0.5) / (n + 0.5))
+            idf = idf if idf > 0 else 1e-6
+            tf, dl = int(r["tf"]), max(int(r["length"]), 1)
+            scores[int(r["id"])] += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+        return ranked[:limit]
+
+
+# ---- history ----------------------------------------------------------------------------------
+def _turn(row: dict[str, Any]) -> Turn:
+    return Turn(
+        id=int(row["id"]),
+        session_id=row["session_id"],
+        role=row["role"],
+        content=row["content"],
+        seq=row["seq"],
+        occurred_at=row["occurred_at"],
+        payload=None if row["payload"] is None else json.loads(row["payload"]),
+        source=row["source"],
+        created_at=row["created_at"],
+    )
+
+
+class PostgresTurns:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def find(
+        self,
+        tenant: str,
+        user_id: str,
+        session_id: str,
+        *,
+        idem_key: str | None,
+        seq: int | None,
+        role: str,
+        content: str,
+    ) -> Turn | None:
+        if idem_key is not None:
+            row = self._db.one(
+                "SELECT * FROM history WHERE tenant = %s AND user_id = %s AND session_id = %s AND idem_key = %s",
+                (tenant, user_id, session_id, idem_key),
+            )
+            if row:
+                return _turn(row)
+        if seq is not None:
+            row = self._db.one(
+                "SELECT * FROM history WHERE tenant = %s AND user_id = %s AND session_id = %s AND seq = %s"
+                " AND role = %s AND md5(content) = md5(%s) AND content = %s LIMIT 1",
+                (tenant, user_id, session_id, seq, role, content, content),
+            )
+            if row:
+                return _turn(row)
+        return None
+
+    def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
+        def existing() -> Turn | None:
+            return self.find(
+                tenant,
+                user_id,
+                turn.session_id,
+                idem_key=turn.idem_key,
+                seq=turn.seq,
+                role=turn.role,
+                content=turn.content,
+            )
+
+        with self._db.transaction():
+            found = existing()
+            if found is not None:
+                return found, False
+            row = self._db.one(
+                "INSERT INTO history (id, tenant, user_id, session_id, source, role, content, seq, occurred_at,"
+                " payload, idem_key, created_at) VALUES (nextval('row_ids'), %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s) ON CONFLICT DO NOTHING RETURNING *",
+                (
+                    tenant,
+                    user_id,
+                    turn.session_id,
+                    turn.source,
+                    turn.role,
+                    turn.content,
+                    turn.seq,
+                    turn.occurred_at,
+                    turn.payload_json,
+                    turn.idem_key,
+                    self._db.clock(),
+                ),
+            )
+            if row is not None:
+                return _turn(row), True
+            found = existing()  # another process stored the same turn a moment ago
+            if found is None:
+                raise RuntimeError("history insert conflicted with a turn that is not there")
+            return found, False
+
+    def page(
+        self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
+    ) -> tuple[list[Turn], int]:
+        where = "tenant = %s AND user_id = %s AND session_id = %s"
+        params: list[Any] = [tenant, user_id, session_id]
+        if source is not None:
+            where += " AND source = %s"
+            params.append(source)
+        with self._db.snapshot() as conn:
+            total = conn.execute(f"SELECT count(*) AS n FROM history WHERE {where}", _enc(params)).fetchone()
+            rows = conn.execute(
+                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL, seq, id LIMIT %s",
+                (*_enc(params), limit if limit > 0 else None),
+            ).fetchall()
+        return [_turn(_row(r)) for r in rows], int(total["n"] if total else 0)
+
+    def ids(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        session_id: str | None,
+        ids: Sequence[int] | None,
+        source: str | None,
+    ) -> list[int]:
+        where = "tenant = %s AND user_id = %s"
+        params: list[Any] = [tenant, user_id]
+        if session_id is not None:
+            where += " AND session_id = %s"
+            params.append(session_id)
+        if ids is not None:
+            if not ids:
+                return []
+            where += " AND id = ANY(%s)"
+            params.append(list(ids))
+        if source is not None:
+            where += " AND source = %s"
+            params.append(source)
+        return [
+            int(r["id"]) for r in self._db.all(f"SELECT id FROM history WHERE {where} ORDER BY id", params)
+        ]
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        return _delete_rows(self._db, "history", tenant, user_id, ids)
+
+
+def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+    ids = list(dict.fromkeys(ids))
+    if not ids:
+        return []
+    rows = db.all(
+        f"DELETE FROM {table} WHERE tenant = %s AND user_id = %s AND id = ANY(%s) RETURNING id",
+        (tenant, user_id, ids),
+    )
+    return sorted(int(r["id"]) for r in rows)
+
+
+# ---- state ------------------------------------------------------------------------------------
+def _state(row: dict[str, Any], *, with_vector: bool = False) -> StateRow:
+    vector = None
+    if with_vector and row.get("vector") is not None:
+        vector = np.frombuffer(row["vector"], dtype=np.float32)
+    return StateRow(
+        id=int(row["id"]),
+        namespace=json.loads(row["namespace"]),
+        key=row["key"],
+        value=json.loads(row["value"]),
+        text=row["text"],
+        source=row["source"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        indexed=bool(row["indexed"]),
+        vector=vector,
+    )
+
+
+_STATE_COLUMNS = "id, namespace, key, value, text, source, created_at, updated_at, indexed"
+
+
+class PostgresState:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def get(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
+    ) -> StateRow | None:
+        row = self._db.one(
+            f"SELECT {_STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
+            " AND ns_path = %s AND key = %s",
+            (tenant, user_id, source, ns_path(namespace), key),
+        )
+        return _state(row) if row else None
+
+    def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
+        now = self._db.clock()
+        row = self._db.one(
+            "INSERT INTO state (id, tenant, user_id, source, namespace, ns_path, key, value, text, indexed,"
+            " vector, created_at, updated_at) VALUES (nextval('row_ids'), %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s, %s, %s) ON CONFLICT (tenant, user_id, source, ns_path, key) DO UPDATE SET"
+            " value = EXCLUDED.value, text = EXCLUDED.text, indexed = EXCLUDED.indexed,"
+            " vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at"
+            f" RETURNING {_STATE_COLUMNS}, (xmax = 0) AS created",
+            (
+                tenant,
+                user_id,
+                record.source,
+                json.dumps(record.namespace, ensure_ascii=False),
+                ns_path(record.namespace),
+                record.key,
+                record.value_json,
+                record.text,
+                record.indexed,
+                _blob(record.vector),
+                now,
+                now,
+            ),
+        )
+        assert row is not None
+        return _state(row), bool(row["created"])
+
+    def rows(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        source: str,
+        prefix: Sequence[str] | None,
+        with_vectors: bool = False,
+    ) -> list[StateRow]:
+        where = "tenant = %s AND user_id = %s AND source = %s"
+        params: list[Any] = [tenant, user_id, source]
+        if prefix:
+            where += " AND starts_with(ns_path, %s)"
+            params.append(ns_path(prefix))
+        columns = _STATE_COLUMNS + (", vector" if with_vectors else "")
+        rows = self._db.all(
+            f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
+        )
+        return [_state(row, with_vector=with_vectors) for row in rows]
+
+    def ids(
+        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
+    ) -> list[int]:
+        where = "tenant = %s AND user_id = %s AND source = %s AND ns_path = %s"
+        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
+        if keys is not None:
+            if not keys:
+                return []
+            where += " AND key = ANY(%s)"
+            params.append(list(keys))
+        return [int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+
+    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        return _delete_rows(self._db, "state", tenant, user_id, ids)
+
+
+# ---- receipts and settings ----------------------------------------------------------------------
+class PostgresReceipts:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def claim_turn(self, tenant: str, user_id: str, digest: str, *, since: datetime) -> bool:
+        row = self._db.one(
+            "INSERT INTO receipts (tenant, user_id, digest, seen_at) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (tenant, user_id, digest) DO UPDATE SET seen_at = EXCLUDED.seen_at"
+            " WHERE receipts.seen_at < %s RETURNING 1 AS claimed",
+            (tenant, user_id, digest, self._db.clock(), since),
+        )
+        return row is not None
+
+    def client_ref(self, tenant: str, user_id: str, ref: str) -> list[int] | None:
+        row = self._db.one(
+            "SELECT memory_ids FROM client_refs WHERE tenant = %s AND user_id = %s AND ref = %s",
+            (tenant, user_id, ref),
+        )
+        return json.loads(row["memory_ids"]) if row else None
+
+    def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
+        with self._db.transaction():
+            self._db.all(
+                "INSERT INTO client_refs (tenant, user_id, ref, memory_ids, created_at) VALUES (%s, %s, %s, %s, %s)"
+                " ON CONFLICT (tenant, user_id, ref) DO NOTHING",
+                (tenant, user_id, ref, json.dumps(list(ids)), self._db.clock()),
+            )
+            stored = self.client_ref(tenant, user_id, ref)
+        return list(ids) if stored is None else stored
+
+
+class PostgresSettings:
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+    def get(self, name: str) -> str | None:
+        row = self._db.one("SELECT value FROM settings WHERE name = %s", (name,))
+        return row["value"] if row else None
+
+    def put(self, name: str, value: str) -> None:
+        self._db.all(
+            "INSERT INTO settings (name, value, updated_at) VALUES (%s, %s, %s)"
+            " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at",
+            (name, value, self._db.clock()),
+        )
+
+
+class PostgresStorage:
+    """:class:`~.interfaces.Storage` over a PostgreSQL database (migrated on open)."""
+
+    def __init__(self, dsn: str, *, clock: Clock = utc_now, max_connections: int = 16) -> None:
+        self.dsn = dsn
+        self.clock = clock
+        self._db = _Db(dsn, clock, max_connections=max_connections)
+        self.facts = PostgresFacts(self._db)
+        self.lexical = PostgresLexical(self._db)
+        self.turns = PostgresTurns(self._db)
+        self.state = PostgresState(self._db)
+        self.receipts = PostgresReceipts(self._db)
+        self.settings = PostgresSettings(self._db)
+
+    def transaction(self) -> Any:
+        return self._db.transaction()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def on_facts_changed(self, listener: FactsListener) -> None:
+        self._db.listeners.append(listener)
+
+    def sync_facts(self, tenant: str, user_id: str) -> None:
+        self._db.sync(tenant, user_id)
+
+    def schema_version(self) -> int:
+        row = self._db.one("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")
+        return int(row["v"]) if row else 0
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"PostgresStorage({self.dsn.split('@')[-1]!r})"
