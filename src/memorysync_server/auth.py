@@ -52,6 +52,18 @@ class KeyRing:
     def __len__(self) -> int:
         return len(self._keys)
 
+    def export(self) -> list[list[object]]:
+        """[key, tenant, evaluation] rows (quotas are not kept), for :meth:`imported`."""
+        with self._lock:
+            return [[k.key, k.tenant, k.evaluation] for k in self._keys.values()]
+
+    @classmethod
+    def imported(cls, rows: list[list[object]]) -> KeyRing:
+        ring = cls()
+        for key, tenant, evaluation in rows:
+            ring.add(str(key), str(tenant), evaluation=bool(evaluation))
+        return ring
+
     def authenticate(self, header: str | None) -> Key:
         if not header:
             raise unauthorized(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -20,7 +21,20 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the MemorySync API over HTTP")
     serve.add_argument("--host", default=env("MEMORYSYNC_SERVER_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(env("MEMORYSYNC_SERVER_PORT", "8787")))
-    serve.add_argument("--db", default=env("MEMORYSYNC_SERVER_DB", "./memorysync.db"), help="SQLite file")
+    serve.add_argument(
+        "--db",
+        default=env("MEMORYSYNC_SERVER_DB", "./memorysync.db"),
+        help="a SQLite file, or postgresql://user:password@host/database (pip install "
+        "'memorysync-kit[postgres]'). Env: MEMORYSYNC_SERVER_DB.",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(env("MEMORYSYNC_SERVER_WORKERS", "1")),
+        metavar="N",
+        help="serve from N processes (PostgreSQL only: a SQLite file has one writer). "
+        "Env: MEMORYSYNC_SERVER_WORKERS.",
+    )
     serve.add_argument(
         "--api-key",
         action="append",
@@ -97,7 +111,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     single_threaded_blas()
     from .devkey import dev_key
+    from .storage import is_postgres
 
+    if args.workers != 1 and (args.workers < 1 or not is_postgres(args.db)):
+        print(
+            "memorysync-server: --workers N needs N >= 1 and a PostgreSQL --db (postgresql://...); "
+            "a SQLite file is served by one process.",
+            file=sys.stderr,
+        )
+        return 2
+    where = str(args.db).split("@")[-1]  # never print a password
     try:
         app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search)
     except ValueError as error:
@@ -110,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             how = "created a new" if created else "reusing the"
             print(
                 f"memorysync-server: no --api-key given; {how} development key for tenant {DEFAULT_TENANT!r},\n"
-                f"  kept in {args.db} (a new one: --reset-dev-key).\n"
+                f"  kept in {where} (a new one: --reset-dev-key).\n"
                 f"  base URL:  {base_url}\n  API key:   {key}\n"
                 f"  inspector: {base_url}/  (open it and paste the API key)\n  API docs:  {base_url}/docs\n\n"
                 f"Use it with:\n  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={key}\n",
@@ -118,14 +141,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         else:
             print(
-                f"memorysync-server: serving {args.db} on {base_url} ({len(keys)} key(s)); "
+                f"memorysync-server: serving {where} on {base_url} ({len(keys)} key(s)); "
                 f"inspector at {base_url}/, API docs at {base_url}/docs",
                 flush=True,
             )
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
+        if args.workers == 1:
+            uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
+            return 0
+        # Each worker process builds its own app from this configuration (uvicorn spawns them).
+        os.environ[_WORKER_CONFIG] = json.dumps(
+            {"db": str(args.db), "keys": keys.export(), "max_body_bytes": args.max_body_bytes}
+        )
+        uvicorn.run(
+            "memorysync_server.cli:worker_app",
+            factory=True,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            lifespan="off",
+        )
     finally:
         app.services.store.close()
     return 0
+
+
+_WORKER_CONFIG = "MEMORYSYNC_SERVER__WORKER_CONFIG"
+
+
+def worker_app() -> object:
+    """The app of one ``--workers`` process, from the configuration the parent left in the env."""
+    from .app import create_app
+
+    config = json.loads(os.environ[_WORKER_CONFIG])
+    return create_app(
+        config["db"], keys=KeyRing.imported(config["keys"]), max_body_bytes=config["max_body_bytes"]
+    )
 
 
 if __name__ == "__main__":
