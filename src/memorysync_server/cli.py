@@ -1,4 +1,4 @@
-"""``memorysync-server serve --host --port --db --api-key KEY[=TENANT] --search MODE ...`` (env: ``MEMORYSYNC_SERVER_*``)."""
+"""``memorysync-server serve --host --port --db --workers --api-key KEY[=TENANT] --search MODE ...`` (env: ``MEMORYSYNC_SERVER_*``)."""
 
 from __future__ import annotations
 
