@@ -20,6 +20,8 @@ sys.path.insert(0, str(HERE))
 import bench_ag2  # noqa: E402
 import bench_ag2_v1  # noqa: E402
 import bench_agno  # noqa: E402
+import bench_engines  # noqa: E402
+import bench_fairness  # noqa: E402
 import bench_server  # noqa: E402
 
 OUT = HERE / "out"
@@ -86,11 +88,18 @@ def main() -> int:
     print("\n## Search quality (make eval)\n", flush=True)
     quality = search_quality()
     print(quality, flush=True)
+    print("\n## Fairness between tenants\n", flush=True)
+    fairness_table = bench_fairness.markdown(bench_fairness.measure())
+    print(fairness_table, flush=True)
+    print("\n## Storage engines (SQLite, PostgreSQL)\n", flush=True)
+    engines_table = bench_engines.markdown(*bench_engines.measure(tuple(s for s in sizes if s >= 10_000)))
+    print(engines_table, flush=True)
     OUT.mkdir(exist_ok=True)
     png = OUT / "latency_vs_memories.png"
     chart(server_rows, png)
     report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
     report += f"\n## Search quality (make eval)\n\n{quality}\n"
+    report += f"\n## Fairness between tenants\n\n{fairness_table}\n\n## Storage engines\n\n{engines_table}\n"
     (OUT / "results.md").write_text(report)
     print(f"\nwrote {OUT / 'results.md'} and {png}")
     return 0

@@ -283,42 +283,46 @@ class PostgresFacts:
         self._db = db
 
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
-        if not facts:
+        unique = list({f.text: f for f in reversed(facts)}.values())[::-1]  # first of each text
+        if not unique:
             return []
         with self._db.transaction():
             tx = self._db.require_tx()
             now = self._db.clock()
             ids: list[int] = []
             vectors: list[np.ndarray] = []
-            seen: set[str] = set()
-            for f in facts:
-                if f.text in seen:
-                    continue
-                seen.add(f.text)
-                row = tx.conn.execute(
+            for start in range(0, len(unique), 2000):
+                batch = unique[start : start + 2000]
+                rows = tx.conn.execute(
                     "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, origin_kind,"
                     " origin_id, vector, terms, length)"
-                    " SELECT %(t)s, %(u)s, %(text)s, %(source)s, %(meta)s, %(now)s, %(ok)s, %(oi)s, %(vec)s,"
-                    " v.terms, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms))"
-                    " FROM (SELECT to_tsvector('simple', %(text)s) AS terms) v"
-                    " ON CONFLICT DO NOTHING RETURNING id, tsvector_to_array(terms) AS words, length",
-                    {
-                        "t": _enc(tenant),
-                        "u": _enc(user_id),
-                        "text": _enc(f.text),
-                        "source": _enc(f.source),
-                        "meta": _enc(json.dumps(f.metadata, ensure_ascii=False)),
-                        "now": now,
-                        "ok": f.origin[0] if f.origin else None,
-                        "oi": f.origin[1] if f.origin else None,
-                        "vec": _blob(f.vector),
-                    },
-                ).fetchone()
-                if row is None:  # the user already holds this text (perhaps written just now elsewhere)
-                    continue
-                ids.append(int(row["id"]))
-                vectors.append(np.asarray(f.vector, dtype=np.float32))
-                self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
+                    " SELECT %s, %s, u.text, u.source, u.meta, %s, u.kind, u.origin, u.vec, v.terms,"
+                    " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms))"
+                    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[])"
+                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, ord)"
+                    " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.text) AS terms) v ORDER BY u.ord"
+                    " ON CONFLICT DO NOTHING RETURNING id, text, tsvector_to_array(terms) AS words, length",
+                    (
+                        _enc(tenant),
+                        _enc(user_id),
+                        now,
+                        _enc([f.text for f in batch]),
+                        _enc([f.source for f in batch]),
+                        _enc([json.dumps(f.metadata, ensure_ascii=False) for f in batch]),
+                        [f.origin[0] if f.origin else None for f in batch],
+                        [f.origin[1] if f.origin else None for f in batch],
+                        [_blob(f.vector) for f in batch],
+                    ),
+                ).fetchall()
+                # Facts the user already holds (perhaps written just now elsewhere) are skipped.
+                stored = {_dec(row["text"]): row for row in rows}
+                for f in batch:
+                    row = stored.get(f.text)
+                    if row is None:
+                        continue
+                    ids.append(int(row["id"]))
+                    vectors.append(np.asarray(f.vector, dtype=np.float32))
+                    self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
             if ids:
                 tx.users.add((tenant, user_id))
                 tx.changes.append(
