@@ -41,6 +41,7 @@ from .interfaces import (
     NewState,
     NewTurn,
     StateRow,
+    StorageFull,
     Turn,
     utc_now,
 )
@@ -157,10 +158,10 @@ class _Db:
                 with conn.transaction():
                     yield
                     self._finish(tx)
-            except BaseException:
+            except BaseException as error:
                 self._local.tx = None
-                for tenant, user in dict.fromkeys((c.tenant, c.user_id) for c in tx.changes):
-                    self._announce(FactsChange(tenant, user))
+                if isinstance(error, psycopg.errors.DiskFull):
+                    raise StorageFull(f"PostgreSQL: {error}") from error
                 raise
             self._local.tx = None
         self._settle(tx)
