@@ -4,8 +4,9 @@ psycopg 3 with a connection pool. A unit of work is one PostgreSQL transaction o
 connection (per thread); reads outside one use any pooled connection. No process lock: what
 must happen once is a unique constraint written with ``ON CONFLICT`` (see postgres_schema).
 
-Full text: a ``tsvector`` of exact lower-cased words per fact (GIN-indexed) matches; relevance
-is BM25 computed from per-tenant statistics (``lexical_terms``, ``lexical_corpus``), which a
+Full text: a ``tsvector`` of exact lower-cased words per fact, whose postings (``fact_terms``,
+b-tree per user and term) find the facts holding a term; relevance is BM25 computed from
+per-tenant statistics (``lexical_terms``, ``lexical_corpus``), which a
 unit of work updates last, in key order, so concurrent writers never deadlock on them.
 
 Vectors are float32 bytes, ranked in process like the SQLite engine's. Search caches them per
@@ -54,6 +55,7 @@ _ESC = "\ue000"
 _MIGRATION_LOCK = 7_270_531_001
 # FTS5's defaults, so both engines weigh term frequency and length alike.
 _K1, _B = 1.2, 0.75
+_ANALYZE_AFTER = 2000
 
 
 def _enc(value: Any) -> Any:
@@ -96,6 +98,7 @@ class _Tx:
         self.users: set[tuple[str, str]] = set()
         # (tenant, user) -> (version before, version after) of each user whose facts changed.
         self.bumps: dict[tuple[str, str], tuple[int, int]] = {}
+        self.added = 0
 
 
 class _Db:
@@ -106,7 +109,9 @@ class _Db:
             dsn,
             min_size=1,
             max_size=max_connections,
-            kwargs={"autocommit": True, "row_factory": dict_row},
+            # No server-side prepared statements: their generic plans ignore how selective a
+            # user or a term is, and picked sequential scans here.
+            kwargs={"autocommit": True, "row_factory": dict_row, "prepare_threshold": None},
             open=True,
             timeout=30,
         )
@@ -165,6 +170,11 @@ class _Db:
                 raise
             self._local.tx = None
         self._settle(tx)
+        if tx.added >= _ANALYZE_AFTER:
+            # A bulk load changes the tables' statistics far more than autovacuum's schedule
+            # notices soon; stale statistics turn the postings lookups into sequential scans.
+            with self.pool.connection() as conn:
+                conn.execute("ANALYZE facts, fact_terms")
 
     def _finish(self, tx: _Tx) -> None:
         """The last writes of a unit of work: statistics and versions, each in key order."""
@@ -315,6 +325,13 @@ class PostgresFacts:
                         [_blob(f.vector) for f in batch],
                     ),
                 ).fetchall()
+                if rows:
+                    tx.conn.execute(
+                        "INSERT INTO fact_terms (tenant, user_id, term, fact_id, tf, length)"
+                        " SELECT f.tenant, f.user_id, w.lexeme, f.id, cardinality(w.positions), f.length"
+                        " FROM facts f CROSS JOIN LATERAL unnest(f.terms) w WHERE f.id = ANY(%s)",
+                        ([int(row["id"]) for row in rows],),
+                    )
                 # Facts the user already holds (perhaps written just now elsewhere) are skipped.
                 stored = {_dec(row["text"]): row for row in rows}
                 for f in batch:
@@ -325,6 +342,7 @@ class PostgresFacts:
                     vectors.append(np.asarray(f.vector, dtype=np.float32))
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
             if ids:
+                tx.added += len(ids)
                 tx.users.add((tenant, user_id))
                 tx.changes.append(
                     FactsChange(tenant, user_id, added_ids=ids, added_vectors=np.asarray(vectors, np.float32))
@@ -425,12 +443,8 @@ class PostgresFacts:
         return int(row["n"]) if row else 0
 
 
-def _tsquery(terms: Sequence[str]) -> str:
-    return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
-
-
 class PostgresLexical:
-    """tsvector matching, BM25 from the tenant's own statistics."""
+    """Postings per user (from each fact's tsvector), BM25 from the tenant's own statistics."""
 
     def __init__(self, db: _Db) -> None:
         self._db = db
@@ -449,37 +463,42 @@ class PostgresLexical:
         if not terms:
             return []
         with self._db.snapshot() as conn:
-            rows = conn.execute(
-                "SELECT f.id, f.length, w.lexeme, cardinality(w.positions) AS tf"
-                " FROM facts f CROSS JOIN LATERAL unnest(f.terms) w"
-                " WHERE f.tenant = %s AND f.user_id = %s AND f.terms @@ to_tsquery('simple', %s)"
-                " AND w.lexeme = ANY(%s)",
-                (_enc(tenant), _enc(user_id), _enc(_tsquery(terms)), _enc(terms)),
-            ).fetchall()
-            if not rows:
-                return []
             corpus = conn.execute(
                 "SELECT docs, tokens FROM lexical_corpus WHERE tenant = %s", (_enc(tenant),)
             ).fetchone()
-            words = sorted({_dec(r["lexeme"]) for r in rows})
             df = {
                 _dec(r["term"]): int(r["docs"])
                 for r in conn.execute(
                     "SELECT term, docs FROM lexical_terms WHERE tenant = %s AND term = ANY(%s)",
-                    (_enc(tenant), _enc(words)),
+                    (_enc(tenant), _enc(terms)),
                 ).fetchall()
             }
-        docs = max(int(corpus["docs"]) if corpus else 0, 1)
-        avgdl = (int(corpus["tokens"]) / docs) if corpus and corpus["tokens"] else 1.0
-        scores: dict[int, float] = defaultdict(float)
-        for r in rows:
-            n = df.get(_dec(r["lexeme"]), 1)
-            idf = math.log((docs - n + 0.5) / (n + 0.5))
-            idf = idf if idf > 0 else 1e-6
-            tf, dl = int(r["tf"]), max(int(r["length"]), 1)
-            scores[int(r["id"])] += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-        return ranked[:limit]
+            if not corpus or not df:
+                return []
+            docs = max(int(corpus["docs"]), 1)
+            avgdl = max(int(corpus["tokens"]), 1) / docs
+            words = [w for w in terms if df.get(w, 0) > 0]
+            # BM25 as FTS5 computes it: IDF clamped to a tiny positive value for very common terms.
+            idf = [max(math.log((docs - df[w] + 0.5) / (df[w] + 0.5)), 1e-6) for w in words]
+            rows = conn.execute(
+                "SELECT p.fact_id AS id,"
+                " sum(q.idf * p.tf * %(k1p)s / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(avgdl)s)))"
+                " AS score FROM fact_terms p JOIN unnest(%(words)s::text[], %(idf)s::float8[]) AS q(term, idf)"
+                " ON q.term = p.term WHERE p.tenant = %(t)s AND p.user_id = %(u)s AND p.term = ANY(%(words)s)"
+                " GROUP BY p.fact_id ORDER BY score DESC, p.fact_id LIMIT %(limit)s",
+                {
+                    "k1p": _K1 + 1,
+                    "k1": _K1,
+                    "b": _B,
+                    "avgdl": avgdl,
+                    "words": _enc(words),
+                    "idf": idf,
+                    "t": _enc(tenant),
+                    "u": _enc(user_id),
+                    "limit": limit,
+                },
+            ).fetchall()
+        return [(int(r["id"]), float(r["score"])) for r in rows]
 
 
 # ---- history ----------------------------------------------------------------------------------

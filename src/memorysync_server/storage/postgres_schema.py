@@ -1,5 +1,8 @@
 """The PostgreSQL schema as migration steps; applied versions are rows of ``schema_migrations``.
 
+Facts keep their words as a ``tsvector`` (PostgreSQL's own tokenizer, 'simple': lower-cased
+words, no stemming), and their postings in ``fact_terms``.
+
 Uniqueness that the SQLite engine gets from its single writer is a constraint here, so several
 server processes can write at once: a fact's text once per user, a turn's idempotency key (or
 its seq/role/content) once per session, one state record per key, one receipt per digest, one
@@ -33,7 +36,19 @@ _V1 = statements(
     "CREATE INDEX facts_scope ON facts (tenant, user_id, id)",
     "CREATE UNIQUE INDEX facts_once ON facts (tenant, user_id, md5(text))",
     "CREATE INDEX facts_origin ON facts (tenant, user_id, origin_kind, origin_id)",
-    "CREATE INDEX facts_terms ON facts USING gin (terms)",
+    # The postings of each user's facts: a b-tree range per (user, term) finds a term's facts
+    # without touching other users' rows (a GIN index over all facts measured 10x slower here:
+    # a search is always scoped to one user, and its terms are the uncommon ones).
+    """CREATE TABLE fact_terms (
+        tenant text NOT NULL,
+        user_id text NOT NULL,
+        term text NOT NULL,
+        fact_id bigint NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+        tf integer NOT NULL,
+        length integer NOT NULL,
+        PRIMARY KEY (tenant, user_id, term, fact_id)
+    )""",
+    "CREATE INDEX fact_terms_fact ON fact_terms (fact_id)",
     """CREATE TABLE lexical_terms (
         tenant text NOT NULL,
         term text NOT NULL,
