@@ -1,5 +1,7 @@
 """The server suite runs on both engines: every test taking ``server`` (or ``db``) runs once over a
-SQLite file and once over a fresh database of a real, throwaway PostgreSQL server."""
+SQLite file and once over a fresh database of a real, throwaway PostgreSQL server (started from
+the machine's binaries; as root, Debian's postgresql package is installed when missing).
+MEMORYSYNC_TEST_ENGINES=sqlite runs the SQLite half only (a machine without PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 
 from memorysync_server.launcher import LocalServer
 
-ENGINES = ("sqlite", "postgres")
+ENGINES = tuple(os.environ.get("MEMORYSYNC_TEST_ENGINES", "sqlite,postgres").replace(" ", "").split(","))
 _TEMPLATE = "memorysync_template"
 _names = itertools.count()
 
@@ -23,6 +25,8 @@ def postgres_cluster() -> Iterator[object]:
     from memorysync_server.storage import open_storage
     from memorysync_server.storage.pg_throwaway import ThrowawayPostgres
 
+    if "postgres" not in ENGINES:
+        pytest.skip("MEMORYSYNC_TEST_ENGINES leaves PostgreSQL out")
     pg = ThrowawayPostgres().start()
     try:
         open_storage(pg.create_database(_TEMPLATE)).close()
@@ -31,8 +35,12 @@ def postgres_cluster() -> Iterator[object]:
         pg.stop()
 
 
+def fresh_name() -> str:
+    return f"t{os.getpid()}_{next(_names)}"
+
+
 def new_postgres_database(cluster: object) -> tuple[str, str]:
-    name = f"t{os.getpid()}_{next(_names)}"
+    name = fresh_name()
     return name, cluster.create_database(name, template=_TEMPLATE)  # type: ignore[attr-defined]
 
 

@@ -1,5 +1,6 @@
 """Storage: WAL, versioned migrations (old files upgrade in place), no silent downgrade, every
-query scoped to (tenant, user), full-text statistics per tenant."""
+query scoped to (tenant, user), full-text statistics per tenant. Tests taking ``db`` run on both
+engines (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -113,8 +114,8 @@ def test_migration_steps_are_numbered_in_order() -> None:
     assert [m.version for m in pending(MIGRATIONS, 2, "db")] == list(range(3, len(MIGRATIONS) + 1))
 
 
-def test_a_failed_transaction_leaves_nothing_behind(tmp_path) -> None:
-    store = open_storage(tmp_path / "tx.db")
+def test_a_failed_transaction_leaves_nothing_behind(db) -> None:
+    store = open_storage(db)
     with pytest.raises(RuntimeError), store.transaction():
         store.facts.add("t", "u", [fact("User is vegan")])
         raise RuntimeError("boom")
@@ -125,8 +126,8 @@ def test_a_failed_transaction_leaves_nothing_behind(tmp_path) -> None:
     store.close()
 
 
-def test_the_search_cache_follows_commits_and_ignores_rollbacks(tmp_path) -> None:
-    store = open_storage(tmp_path / "cache.db")
+def test_the_search_cache_follows_commits_and_ignores_rollbacks(db) -> None:
+    store = open_storage(db)
     search = FactSearch(store, EMBEDDER)
 
     def add(text: str) -> int:
@@ -156,8 +157,8 @@ def test_the_search_cache_follows_commits_and_ignores_rollbacks(tmp_path) -> Non
 
 
 # ---- scoping: the store itself refuses to touch another user's rows ------------------------------
-def test_deleting_turns_by_id_never_reaches_another_users_turns(tmp_path) -> None:
-    store = open_storage(tmp_path / "scope.db")
+def test_deleting_turns_by_id_never_reaches_another_users_turns(db) -> None:
+    store = open_storage(db)
     turn = NewTurn(
         session_id="s", source="api", role="user", content="hi", seq=1, occurred_at=None, idem_key=None
     )
@@ -171,8 +172,8 @@ def test_deleting_turns_by_id_never_reaches_another_users_turns(tmp_path) -> Non
     store.close()
 
 
-def test_deleting_state_rows_by_id_never_reaches_another_users_rows(tmp_path) -> None:
-    store = open_storage(tmp_path / "scope.db")
+def test_deleting_state_rows_by_id_never_reaches_another_users_rows(db) -> None:
+    store = open_storage(db)
     record = NewState(
         source="api", namespace=["n"], key="k", value={"v": 1}, text="v", indexed=False, vector=None
     )
@@ -185,8 +186,8 @@ def test_deleting_state_rows_by_id_never_reaches_another_users_rows(tmp_path) ->
     store.close()
 
 
-def test_fact_reads_and_deletes_are_scoped_to_the_user(tmp_path) -> None:
-    store = open_storage(tmp_path / "scope.db")
+def test_fact_reads_and_deletes_are_scoped_to_the_user(db) -> None:
+    store = open_storage(db)
     [bobs] = store.facts.add("t", "bob", [fact("User plays the cello", origin=("state", 7))])
     assert store.facts.get("t", "alice", [bobs]) == []
     assert store.facts.derived("t", "alice", "state", [7]) == []
@@ -198,8 +199,8 @@ def test_fact_reads_and_deletes_are_scoped_to_the_user(tmp_path) -> None:
 
 
 # ---- full-text statistics per tenant ---------------------------------------------------------------
-def test_term_statistics_are_counted_per_tenant(tmp_path) -> None:
-    store = open_storage(tmp_path / "stats.db")
+def test_term_statistics_are_counted_per_tenant(db) -> None:
+    store = open_storage(db)
     store.facts.add("a", "u", [fact(f"User owns cello number {i}") for i in range(5)])
     store.facts.add("b", "u", [fact("User plays the cello")])
     assert store.lexical.document_frequencies("a", ["cello"]) == {"cello": 5}
@@ -208,9 +209,9 @@ def test_term_statistics_are_counted_per_tenant(tmp_path) -> None:
     store.close()
 
 
-def test_one_tenants_data_does_not_change_another_tenants_ranking(tmp_path) -> None:
+def test_one_tenants_data_does_not_change_another_tenants_ranking(db) -> None:
     keys = {"ms_test_a": "t_a", "ms_test_b": "t_b"}
-    with LocalServer(tmp_path / "m.db", keys=keys) as srv:
+    with LocalServer(db, keys=keys) as srv:
         a = httpx.Client(base_url=srv.base_url, headers={"X-API-Key": "ms_test_a", "X-End-User-ID": "u"})
         b = httpx.Client(base_url=srv.base_url, headers={"X-API-Key": "ms_test_b", "X-End-User-ID": "u"})
         for text in ("User plays the cello in a string quartet", "User's quartet rehearses on Mondays"):
@@ -232,8 +233,8 @@ def test_one_tenants_data_does_not_change_another_tenants_ranking(tmp_path) -> N
 
 
 # ---- receipts and settings --------------------------------------------------------------------------
-def test_replay_receipts_claim_once_per_window(tmp_path) -> None:
-    store = open_storage(tmp_path / "r.db")
+def test_replay_receipts_claim_once_per_window(db) -> None:
+    store = open_storage(db)
     now = store.now()
     assert store.receipts.claim_turn("t", "u", "d", since=now - timedelta(days=30))
     assert not store.receipts.claim_turn("t", "u", "d", since=now - timedelta(days=30))
@@ -243,8 +244,8 @@ def test_replay_receipts_claim_once_per_window(tmp_path) -> None:
     store.close()
 
 
-def test_a_client_ref_keeps_the_first_ids(tmp_path) -> None:
-    store = open_storage(tmp_path / "r.db")
+def test_a_client_ref_keeps_the_first_ids(db) -> None:
+    store = open_storage(db)
     assert store.receipts.client_ref("t", "u", "ref") is None
     assert store.receipts.record_client_ref("t", "u", "ref", [3, 4]) == [3, 4]
     assert store.receipts.record_client_ref("t", "u", "ref", [9]) == [3, 4]
@@ -253,12 +254,12 @@ def test_a_client_ref_keeps_the_first_ids(tmp_path) -> None:
     store.close()
 
 
-def test_settings_persist_with_the_database(tmp_path) -> None:
-    store = open_storage(tmp_path / "k.db")
+def test_settings_persist_with_the_database(db) -> None:
+    store = open_storage(db)
     assert store.settings.get("dev_api_key") is None
     store.settings.put("dev_api_key", "ms_test_1")
     store.settings.put("dev_api_key", "ms_test_2")
     store.close()
-    store = open_storage(tmp_path / "k.db")
+    store = open_storage(db)
     assert store.settings.get("dev_api_key") == "ms_test_2"
     store.close()

@@ -696,8 +696,10 @@ class SqliteState:
         params: list[Any] = [tenant, user_id, source]
         if prefix:
             p = ns_path(prefix)
-            where += " AND substr(ns_path, 1, ?) = ?"
-            params.extend([len(p), p])
+            # Compared as bytes: SQLite's text functions stop at a NUL character, which a
+            # namespace segment may hold.
+            where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
+            params.extend([len(p.encode("utf-8")), p])
         rows = self._db.read(f"SELECT * FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params)
         return [_state(row, with_vector=with_vectors) for row in rows]
 
