@@ -150,7 +150,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         # Each worker process builds its own app from this configuration (uvicorn spawns them).
         os.environ[_WORKER_CONFIG] = json.dumps(
-            {"db": str(args.db), "keys": keys.export(), "max_body_bytes": args.max_body_bytes}
+            {
+                "db": str(args.db),
+                "keys": keys.export(),
+                "max_body_bytes": args.max_body_bytes,
+                "search": args.search,
+            }
         )
         uvicorn.run(
             "memorysync_server.cli:worker_app",
@@ -175,7 +180,10 @@ def worker_app() -> object:
 
     config = json.loads(os.environ[_WORKER_CONFIG])
     return create_app(
-        config["db"], keys=KeyRing.imported(config["keys"]), max_body_bytes=config["max_body_bytes"]
+        config["db"],
+        keys=KeyRing.imported(config["keys"]),
+        max_body_bytes=config["max_body_bytes"],
+        search=config["search"],
     )
 
 

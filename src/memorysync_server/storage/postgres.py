@@ -38,12 +38,17 @@ from .interfaces import (
     Fact,
     FactsChange,
     FactsListener,
+    Forgotten,
+    NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
+    SessionSummary,
     StateRow,
     StorageFull,
     Turn,
+    UserDetail,
+    UserSummary,
     utc_now,
 )
 from .migrations import pending
@@ -389,18 +394,80 @@ class PostgresFacts:
             ).fetchall()
         return [_fact(_row(r)) for r in rows], int(total["n"] if total else 0)
 
-    def vectors(self, tenant: str, user_id: str) -> tuple[np.ndarray, np.ndarray]:
+    def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        width = "" if dim is None else " AND length(vector) = %s"
+        params: list[Any] = _enc([tenant, user_id]) + ([] if dim is None else [4 * dim])
         with self._db.conn() as conn:
             cur = conn.cursor(row_factory=tuple_row)
             rows = cur.execute(
-                "SELECT id, vector FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id",
-                _enc([tenant, user_id]),
+                f"SELECT id, vector FROM facts WHERE tenant = %s AND user_id = %s{width} ORDER BY id", params
             ).fetchall()
         ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         if not rows:
             return ids, np.zeros((0, 0), dtype=np.float32)
         matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
         return ids, matrix
+
+    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
+        rows = self._db.all(
+            "SELECT id, text FROM facts WHERE tenant = %s AND user_id = %s AND length(vector) <> %s ORDER BY id",
+            (tenant, user_id, 4 * dim),
+        )
+        return [(int(r["id"]), r["text"]) for r in rows]
+
+    def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
+        if not vectors:
+            return
+        with self._db.transaction():
+            tx = self._db.require_tx()
+            self._db.all(
+                "UPDATE facts SET vector = v.vector FROM unnest(%s::bigint[], %s::bytea[]) AS v(id, vector)"
+                " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s",
+                ([int(i) for i, _ in vectors], [_blob(v) for _, v in vectors], tenant, user_id),
+            )
+            tx.users.add((tenant, user_id))
+            tx.changes.append(FactsChange(tenant, user_id))
+
+    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
+        rows = self._db.all(
+            "SELECT id, metadata FROM facts WHERE tenant = %s AND user_id = %s"
+            " AND strpos(metadata, '\"superseded_by\"') > 0",
+            (tenant, user_id),
+        )
+        out = {}
+        for row in rows:
+            by = json.loads(row["metadata"]).get("superseded_by")
+            if isinstance(by, str) and by.startswith("m_") and by[2:].isdigit():
+                out[int(row["id"])] = int(by[2:])
+        return out
+
+    def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
+        if not changes:
+            return
+        with self._db.transaction():
+            tx = self._db.require_tx()
+            rows = self._db.all(
+                "SELECT id, metadata FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s) FOR UPDATE",
+                (tenant, user_id, list(changes)),
+            )
+            ids, metas = [], []
+            for row in rows:
+                meta = json.loads(row["metadata"])
+                by = changes[int(row["id"])]
+                if by is None:
+                    meta.pop("superseded_by", None)
+                else:
+                    meta["superseded_by"] = f"m_{by}"
+                ids.append(int(row["id"]))
+                metas.append(json.dumps(meta, ensure_ascii=False))
+            if ids:
+                self._db.all(
+                    "UPDATE facts SET metadata = v.metadata FROM unnest(%s::bigint[], %s::text[]) AS v(id, metadata)"
+                    " WHERE facts.id = v.id",
+                    (ids, metas),
+                )
+            tx.users.add((tenant, user_id))
+            tx.changes.append(FactsChange(tenant, user_id, superseded=dict(changes)))
 
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
         ids = list(dict.fromkeys(ids))
@@ -458,45 +525,58 @@ class PostgresLexical:
         )
         return {r["term"]: int(r["docs"]) for r in rows}
 
-    def match(self, tenant: str, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        terms = [t for t in dict.fromkeys(terms) if t]
-        if not terms:
+    def match(
+        self, tenant: str, user_id: str, terms: Sequence[str], limit: int, *, prefix: bool = False
+    ) -> list[tuple[int, float]]:
+        # Each query term is an exact word, or (with prefix) "cheer*": every word it begins.
+        wanted = [(t[:-1], True) if prefix and t.endswith("*") else (t, False) for t in dict.fromkeys(terms)]
+        wanted = [(w, is_prefix) for w, is_prefix in wanted if w]
+        if not wanted:
             return []
         with self._db.snapshot() as conn:
             corpus = conn.execute(
                 "SELECT docs, tokens FROM lexical_corpus WHERE tenant = %s", (_enc(tenant),)
             ).fetchone()
-            df = {
-                _dec(r["term"]): int(r["docs"])
-                for r in conn.execute(
-                    "SELECT term, docs FROM lexical_terms WHERE tenant = %s AND term = ANY(%s)",
-                    (_enc(tenant), _enc(terms)),
-                ).fetchall()
-            }
-            if not corpus or not df:
+            if not corpus or not corpus["docs"]:
                 return []
             docs = max(int(corpus["docs"]), 1)
             avgdl = max(int(corpus["tokens"]), 1) / docs
-            words = [w for w in terms if df.get(w, 0) > 0]
-            # BM25 as FTS5 computes it: IDF clamped to a tiny positive value for very common terms.
-            idf = [max(math.log((docs - df[w] + 0.5) / (df[w] + 0.5)), 1e-6) for w in words]
+            idf, hits, params = [], [], []
+            for word, is_prefix in wanted:
+                if is_prefix:
+                    low, high = _enc(word), _enc(word) + "\U0010ffff"
+                    row = conn.execute(
+                        "SELECT coalesce(sum(docs), 0) AS n FROM lexical_terms WHERE tenant = %s"
+                        " AND term >= %s AND term < %s",
+                        (_enc(tenant), low, high),
+                    ).fetchone()
+                    where, args = "p.term >= %s AND p.term < %s", [low, high]
+                else:
+                    row = conn.execute(
+                        "SELECT docs AS n FROM lexical_terms WHERE tenant = %s AND term = %s",
+                        (_enc(tenant), _enc(word)),
+                    ).fetchone()
+                    where, args = "p.term = %s", [_enc(word)]
+                df = min(int(row["n"]) if row else 0, docs)
+                if not df:
+                    continue
+                # BM25 as FTS5 computes it: IDF clamped to a tiny positive value for common terms.
+                idf.append(max(math.log((docs - df + 0.5) / (df + 0.5)), 1e-6))
+                hits.append(
+                    f"SELECT p.fact_id, {len(idf)} AS q, p.tf, p.length FROM fact_terms p"
+                    f" WHERE p.tenant = %s AND p.user_id = %s AND {where}"
+                )
+                params += [_enc(tenant), _enc(user_id), *args]
+            if not hits:
+                return []
             rows = conn.execute(
-                "SELECT p.fact_id AS id,"
-                " sum(q.idf * p.tf * %(k1p)s / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(avgdl)s)))"
-                " AS score FROM fact_terms p JOIN unnest(%(words)s::text[], %(idf)s::float8[]) AS q(term, idf)"
-                " ON q.term = p.term WHERE p.tenant = %(t)s AND p.user_id = %(u)s AND p.term = ANY(%(words)s)"
-                " GROUP BY p.fact_id ORDER BY score DESC, p.fact_id LIMIT %(limit)s",
-                {
-                    "k1p": _K1 + 1,
-                    "k1": _K1,
-                    "b": _B,
-                    "avgdl": avgdl,
-                    "words": _enc(words),
-                    "idf": idf,
-                    "t": _enc(tenant),
-                    "u": _enc(user_id),
-                    "limit": limit,
-                },
+                "SELECT g.fact_id AS id, sum(w.idf * g.tf * %s / (g.tf + %s * (1 - %s + %s * g.length / %s)))"
+                " AS score FROM (SELECT h.fact_id, h.q, sum(h.tf) AS tf, max(h.length) AS length FROM ("
+                + " UNION ALL ".join(hits)
+                + ") h GROUP BY h.fact_id, h.q) g"
+                " JOIN unnest(%s::float8[]) WITH ORDINALITY AS w(idf, q) ON w.q = g.q"
+                " GROUP BY g.fact_id ORDER BY score DESC, g.fact_id LIMIT %s",
+                (_K1 + 1, _K1, _B, _B, avgdl, *params, idf, limit),
             ).fetchall()
         return [(int(r["id"]), float(r["score"])) for r in rows]
 
@@ -793,6 +873,85 @@ class PostgresSettings:
         )
 
 
+class PostgresDirectory:
+    def __init__(self, db: _Db, facts: PostgresFacts) -> None:
+        self._db, self._facts = db, facts
+
+    def users(self, tenant: str, limit: int, offset: int) -> tuple[list[UserSummary], int]:
+        with self._db.snapshot() as conn:
+            rows = conn.execute(
+                "SELECT user_id, sum(m) AS m, sum(t) AS t, sum(s) AS s, max(at) AS at FROM ("
+                " SELECT user_id, count(*) AS m, 0 AS t, 0 AS s, max(created_at) AS at FROM facts"
+                " WHERE tenant = %(t)s GROUP BY user_id UNION ALL"
+                " SELECT user_id, 0, count(*), 0, max(created_at) FROM history WHERE tenant = %(t)s GROUP BY user_id"
+                " UNION ALL SELECT user_id, 0, 0, count(*), max(updated_at) FROM state WHERE tenant = %(t)s"
+                " GROUP BY user_id) u GROUP BY user_id ORDER BY max(at) DESC NULLS LAST, user_id",
+                {"t": _enc(tenant)},
+            ).fetchall()
+        users = [
+            UserSummary(_dec(r["user_id"]), int(r["m"]), int(r["t"]), int(r["s"]), r["at"])
+            for r in rows[offset : offset + limit]
+        ]
+        return users, len(rows)
+
+    def user(self, tenant: str, user_id: str) -> UserDetail:
+        scope = _enc([tenant, user_id])
+        with self._db.snapshot() as conn:
+            facts = conn.execute(
+                "SELECT count(*) AS n, max(id) AS last FROM facts WHERE tenant = %s AND user_id = %s", scope
+            ).fetchone()
+            sessions = conn.execute(
+                "SELECT session_id, count(*) AS n, array_agg(DISTINCT source) AS sources, min(created_at) AS first,"
+                " max(created_at) AS last, max(id) AS last_id FROM history WHERE tenant = %s AND user_id = %s"
+                " GROUP BY session_id ORDER BY max(created_at) DESC, session_id",
+                scope,
+            ).fetchall()
+            state = conn.execute(
+                "SELECT source, min(namespace) AS namespace, count(*) AS n, max(updated_at) AS at FROM state"
+                " WHERE tenant = %s AND user_id = %s GROUP BY source, ns_path ORDER BY source, ns_path",
+                scope,
+            ).fetchall()
+        return UserDetail(
+            memories=int(facts["n"]) if facts else 0,
+            last_fact_id=facts["last"] if facts else None,
+            sessions=[
+                SessionSummary(
+                    _dec(r["session_id"]),
+                    int(r["n"]),
+                    sorted(_dec(r["sources"])),
+                    r["first"],
+                    r["last"],
+                    int(r["last_id"]),
+                )
+                for r in sessions
+            ],
+            state=[
+                NamespaceSummary(_dec(r["source"]), json.loads(_dec(r["namespace"])), int(r["n"]), r["at"])
+                for r in state
+            ],
+        )
+
+    def forget_user(self, tenant: str, user_id: str) -> Forgotten:
+        with self._db.transaction():
+            fact_ids = [
+                int(r["id"])
+                for r in self._db.all(
+                    "SELECT id FROM facts WHERE tenant = %s AND user_id = %s", (tenant, user_id)
+                )
+            ]
+            self._facts.delete(tenant, user_id, fact_ids)
+            counts = {}
+            for table in ("history", "state"):
+                rows = self._db.all(
+                    f"DELETE FROM {table} WHERE tenant = %s AND user_id = %s RETURNING id", (tenant, user_id)
+                )
+                counts[table] = len(rows)
+            # Replay receipts and client refs would make a resent turn look "already stored".
+            self._db.all("DELETE FROM receipts WHERE tenant = %s AND user_id = %s", (tenant, user_id))
+            self._db.all("DELETE FROM client_refs WHERE tenant = %s AND user_id = %s", (tenant, user_id))
+        return Forgotten(memories=len(fact_ids), turns=counts["history"], state_items=counts["state"])
+
+
 class PostgresStorage:
     """:class:`~.interfaces.Storage` over a PostgreSQL database (migrated on open)."""
 
@@ -806,6 +965,7 @@ class PostgresStorage:
         self.state = PostgresState(self._db)
         self.receipts = PostgresReceipts(self._db)
         self.settings = PostgresSettings(self._db)
+        self.directory = PostgresDirectory(self._db, self.facts)
 
     def transaction(self) -> Any:
         return self._db.transaction()

@@ -42,7 +42,7 @@ _V1 = statements(
     """CREATE TABLE fact_terms (
         tenant text NOT NULL,
         user_id text NOT NULL,
-        term text NOT NULL,
+        term text COLLATE "C" NOT NULL,
         fact_id bigint NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
         tf integer NOT NULL,
         length integer NOT NULL,
@@ -51,7 +51,7 @@ _V1 = statements(
     "CREATE INDEX fact_terms_fact ON fact_terms (fact_id)",
     """CREATE TABLE lexical_terms (
         tenant text NOT NULL,
-        term text NOT NULL,
+        term text COLLATE "C" NOT NULL,
         docs bigint NOT NULL,
         PRIMARY KEY (tenant, term)
     )""",
