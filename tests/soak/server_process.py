@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import httpx
 
-KEYS = {"ms_test_soak_a": "t_soak_a", "ms_test_soak_b": "t_soak_b", "ms_test_soak_c": "t_soak_c"}
+# Keys unique to this test process: a free port can be taken by another suite's server between
+# picking it and binding it, and with shared keys the readiness check would accept that server.
+_RUN = secrets.token_hex(6)
+KEYS = {f"ms_test_soak_{_RUN}_{name}": f"t_soak_{name}" for name in "abc"}
 
 
 def free_port() -> int:
