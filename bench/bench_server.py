@@ -168,7 +168,9 @@ def _timed(http: httpx.Client, path: str, body: dict[str, Any]) -> float:
     return elapsed
 
 
-def _measure_size(size: int, queries: int, turns: int, workdir: Path, search: str | None) -> dict[str, Any]:
+def _measure_size(
+    size: int, queries: int, turns: int, workdir: Path, search: str | None, runs: int
+) -> dict[str, Any]:
     rng = random.Random(size)
     texts = _corpus(size)
     options = {} if search is None else {"search": search}
@@ -180,44 +182,61 @@ def _measure_size(size: int, queries: int, turns: int, workdir: Path, search: st
         prompts = _prompts(rng, texts, queries)
         cold = _timed(http, "/v1/memory/recall", {**body, "prompt": prompts[0]})
         search_service.stages.clear()
-        recall = [_timed(http, "/v1/memory/recall", {**body, "prompt": p, "k": 10}) for p in prompts]
-        query = [_timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10}) for p in prompts]
-        stages = Counter(search_service.stages)
-        # The adapters' loop: a turn is stored, then the next prompt is recalled.
-        after_write = []
-        for i in range(min(50, queries)):
-            turn = {**body, "text": f"I went to event{i} with friend{i}"}
-            assert http.post("/v1/memory/add_turn", json=turn).status_code == 201
-            after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompts[i], "k": 10}))
-        # Throughput at this size: the same user, who holds ``size`` memories.
-        started = time.perf_counter()
-        for i in range(turns):
-            response = http.post(
-                "/v1/memory/add_turn", json={**body, "text": f"I visited place{i} in {2000 + i % 25}"}
+        # Each run measures everything again on the same data; the row reports the median of the
+        # runs' figures and their spread (min-max), so one unlucky run doesn't make the number.
+        per_run: list[dict[str, float]] = []
+        for run in range(runs):
+            recall = [_timed(http, "/v1/memory/recall", {**body, "prompt": p, "k": 10}) for p in prompts]
+            query = [_timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10}) for p in prompts]
+            # The adapters' loop: a turn is stored, then the next prompt is recalled.
+            after_write = []
+            for i in range(min(50, queries)):
+                turn = {**body, "text": f"I went to event{run}x{i} with friend{i}"}
+                assert http.post("/v1/memory/add_turn", json=turn).status_code == 201
+                after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompts[i], "k": 10}))
+            # Throughput at this size: the same user, who holds ``size`` memories.
+            started = time.perf_counter()
+            for i in range(turns):
+                response = http.post(
+                    "/v1/memory/add_turn",
+                    json={**body, "text": f"I visited place{run}x{i} in {2000 + i % 25}"},
+                )
+                assert response.status_code == 201, response.text
+            r, q, w = _percentiles(recall), _percentiles(query), _percentiles(after_write)
+            per_run.append(
+                {
+                    "recall_p50_ms": r["p50"],
+                    "recall_p95_ms": r["p95"],
+                    "recall_max_ms": r["max"],
+                    "query_p50_ms": q["p50"],
+                    "query_p95_ms": q["p95"],
+                    "query_max_ms": q["max"],
+                    "recall_after_write_p50_ms": w["p50"],
+                    "add_turn_per_s": round(turns / (time.perf_counter() - started), 1),
+                }
             )
-            assert response.status_code == 201, response.text
-        add_turn_per_s = turns / (time.perf_counter() - started)
+        stages = Counter(search_service.stages)
         rss = _rss_mb()
         http.close()
-    r, q, w = _percentiles(recall), _percentiles(query), _percentiles(after_write)
-    calls = 2 * len(prompts)
+    calls = (2 * len(prompts) + min(50, queries)) * runs  # recall, query and recall-after-write
+    figures = {name: _median_and_spread([run[name] for run in per_run]) for name in per_run[0]}
     return {
         "size": size,
         "search": search_service.mode,
+        "runs": runs,
         "embed_s": round(embed_s, 1),
         "seed_s": round(seed_s, 1),
         "cold_ms": round(cold, 1),
-        "recall_p50_ms": r["p50"],
-        "recall_p95_ms": r["p95"],
-        "recall_max_ms": r["max"],
-        "query_p50_ms": q["p50"],
-        "query_p95_ms": q["p95"],
-        "query_max_ms": q["max"],
-        "recall_after_write_p50_ms": w["p50"],
-        "add_turn_per_s": round(add_turn_per_s, 1),
+        **figures,
         "rss_mb": round(rss),
         "stages": ", ".join(f"{name} {100 * n / calls:.0f}%" for name, n in sorted(stages.items())),
     }
+
+
+def _median_and_spread(values: list[float]) -> str | float:
+    """``median (min-max)`` of several runs' figures; the bare figure for a single run."""
+    middle = round(statistics.median(values), 2)
+    return middle if len(values) == 1 else f"{middle} ({min(values)}-{max(values)})"
 
 
 def measure(
@@ -226,13 +245,17 @@ def measure(
     queries: int = 200,
     turns: int = 300,
     search: str | None = None,
+    runs: int | None = None,
 ) -> list[dict[str, Any]]:
     """One row per size: recall/query p50/p95/max (ms) for one user with ``size`` memories,
     add_turn throughput for that user (sequential HTTP calls per second, extraction and
-    embedding included), the process's resident memory, and the search stages that ran."""
+    embedding included), the process's resident memory, and the search stages that ran. Each
+    figure is the median of ``runs`` measurement runs on the same data (env ``BENCH_RUNS``,
+    default 3) with the runs' spread."""
+    runs = runs or int(os.environ.get("BENCH_RUNS", "3"))
     single_threaded_blas()  # as `memorysync-server serve` does in its own process
     with tempfile.TemporaryDirectory(prefix="memorysync-bench-") as tmp:
-        return [_measure_size(size, queries, turns, Path(tmp), search) for size in sizes]
+        return [_measure_size(size, queries, turns, Path(tmp), search, runs) for size in sizes]
 
 
 def install_mb() -> float:

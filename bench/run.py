@@ -41,7 +41,8 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
         ("query_p50_ms", "query p50", "s-"),
         ("query_p95_ms", "query p95", "s--"),
     ]:
-        ax.plot(sizes, [r[key] for r in rows], style, label=label)
+        # A figure may read "median (min-max)": the chart plots the median.
+        ax.plot(sizes, [float(str(r[key]).split()[0]) for r in rows], style, label=label)
     ax.set_xscale("log")
     ax.set_xlabel("memories for one user")
     ax.set_ylabel("latency over loopback HTTP (ms)")
