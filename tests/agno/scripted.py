@@ -52,7 +52,34 @@ def existing_memories(system: str) -> dict[str, str]:
 
 
 @dataclass
-class ScriptedModel(Model):
+class ScriptedBase(Model):
+    """agno's Model plumbing for a scripted model: every call, sync or async, streamed or not,
+    is answered by ``_reply(messages, tools)``, and responses are already parsed."""
+
+    def _reply(self, messages: list[Message], tools: list[dict[str, Any]] | None) -> ModelResponse:
+        raise NotImplementedError
+
+    def invoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        return self._reply(kwargs["messages"], kwargs.get("tools"))
+
+    async def ainvoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        return self._reply(kwargs["messages"], kwargs.get("tools"))
+
+    def invoke_stream(self, *args: Any, **kwargs: Any) -> Iterator[ModelResponse]:
+        yield self.invoke(*args, **kwargs)
+
+    async def ainvoke_stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ModelResponse]:
+        yield await self.ainvoke(*args, **kwargs)
+
+    def _parse_provider_response(self, response: Any, **kwargs: Any) -> ModelResponse:
+        return response
+
+    def _parse_provider_response_delta(self, response: Any) -> ModelResponse:
+        return response
+
+
+@dataclass
+class ScriptedModel(ScriptedBase):
     """Memory-manager rules, applied to the user's words:
 
     * ``forget everything`` -> ``clear_memory`` (only offered when clear is enabled)
@@ -118,24 +145,6 @@ class ScriptedModel(Model):
         if m := re.search(r"I (?:like|love) (\w+)", said, re.I):
             return _tool_call("add_memory", memory=f"User likes {m.group(1)}", topics=["preferences"])
         return ModelResponse(role="assistant", content="no memory changes")
-
-    def invoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return self._reply(kwargs["messages"], kwargs.get("tools"))
-
-    async def ainvoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return self._reply(kwargs["messages"], kwargs.get("tools"))
-
-    def invoke_stream(self, *args: Any, **kwargs: Any) -> Iterator[ModelResponse]:
-        yield self.invoke(*args, **kwargs)
-
-    async def ainvoke_stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ModelResponse]:
-        yield await self.ainvoke(*args, **kwargs)
-
-    def _parse_provider_response(self, response: Any, **kwargs: Any) -> ModelResponse:
-        return response
-
-    def _parse_provider_response_delta(self, response: Any) -> ModelResponse:
-        return response
 
 
 def said_query(messages: list[Message]) -> str:

@@ -5,7 +5,7 @@ theirs. Deletes without ``user_id`` never report a success that did not happen."
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,18 +13,19 @@ import pytest
 from agno.agent import Agent
 from agno.db.schemas.memory import UserMemory
 from agno.db.sqlite import SqliteDb
-from agno.models.base import Model
 from agno.models.message import Message
 from agno.models.response import ModelResponse
 from agno.tools.memory import MemoryTools
 
 from agno_memorysync import MemoryNotFoundError
 
+from .scripted import ScriptedBase
+
 Step = Callable[[list[dict[str, Any]]], tuple[str, dict[str, Any]] | None]
 
 
 @dataclass
-class ToolScript(Model):
+class ToolScript(ScriptedBase):
     """Calls one tool per model turn, in order; each step sees the tool results so far (parsed)."""
 
     id: str = "tool-script"
@@ -33,7 +34,7 @@ class ToolScript(Model):
     steps: list[Step] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
 
-    def _reply(self, messages: list[Message]) -> ModelResponse:
+    def _reply(self, messages: list[Message], tools: list[dict[str, Any]] | None = None) -> ModelResponse:
         if messages[-1].role == "tool":
             self.results.append(json.loads(messages[-1].get_content_string()))
         if len(self.results) == len(self.steps):
@@ -45,24 +46,6 @@ class ToolScript(Model):
             "function": {"name": name, "arguments": json.dumps(arguments)},
         }
         return ModelResponse(role="assistant", tool_calls=[call])
-
-    def invoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return self._reply(kwargs["messages"])
-
-    async def ainvoke(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return self._reply(kwargs["messages"])
-
-    def invoke_stream(self, *args: Any, **kwargs: Any) -> Iterator[ModelResponse]:
-        yield self.invoke(*args, **kwargs)
-
-    async def ainvoke_stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ModelResponse]:
-        yield await self.ainvoke(*args, **kwargs)
-
-    def _parse_provider_response(self, response: Any, **kwargs: Any) -> ModelResponse:
-        return response
-
-    def _parse_provider_response_delta(self, response: Any) -> ModelResponse:
-        return response
 
 
 def run_tools(tmp_path, db, user_id: str, steps: list[Step]) -> list[dict[str, Any]]:
