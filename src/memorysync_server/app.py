@@ -37,6 +37,7 @@ from .search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
 from .spec import Operation, Spec, is_blank, load_spec
 from .storage import Clock, StorageFull, open_storage, utc_now
 from .supersede import Superseder
+from .unknown_fields import FieldPath, hint_misspelt, report, strip_unknown
 
 log = logging.getLogger("memorysync_server")
 
@@ -145,31 +146,47 @@ class MemorySyncApp:
                     continue
             errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
             values[param.location][lookup] = value
-        body = await self._body(op, request, errors)
-        if errors:
-            raise ApiError(422, errors)
-        if "x-project-id" in headers:
-            check_project(key, headers["x-project-id"])
-        call = Call(key=key, body=_integral(body), path=path, query=values["query"], headers=values["header"])
-        # The handler and the encoding of its answer run on a worker thread: the event loop,
-        # which every request shares, never waits for one request's work.
-        return await run_in_threadpool(self._answer, op.operation_id, call)
+        # Unknown body fields are removed before anything acts on the body; every answer from
+        # here on, success or error, names them (openapi.yaml: x-unknown-fields).
+        ignored: list[FieldPath] = []
+        try:
+            body = await self._body(op, request, errors, ignored)
+            if errors:
+                hint_misspelt(errors, ignored)
+                raise ApiError(422, errors)
+            if "x-project-id" in headers:
+                check_project(key, headers["x-project-id"])
+            call = Call(
+                key=key, body=_integral(body), path=path, query=values["query"], headers=values["header"]
+            )
+            # The handler and the encoding of its answer run on a worker thread: the event loop,
+            # which every request shares, never waits for one request's work.
+            response = await run_in_threadpool(self._answer, op.operation_id, call)
+        except ApiError as error:
+            error.headers.update(report(op, ignored))
+            raise
+        response.headers.update(report(op, ignored))
+        return response
 
     def _answer(self, operation_id: str, call: Call) -> Response:
         status, payload = HANDLERS[operation_id](self.services, call)
         return JSONResponse(payload, status_code=status)
 
-    async def _body(self, op: Operation, request: Request, errors: list[dict[str, Any]]) -> Any:
+    async def _body(
+        self, op: Operation, request: Request, errors: list[dict[str, Any]], ignored: list[FieldPath]
+    ) -> Any:
         if op.body is None:
             return None
         require_json(request.headers.get("content-type"))
         raw = await self._read_capped(request)
         if len(raw) < _PARSE_INLINE_BYTES:
-            return self._parse(op, raw, errors)
+            return self._parse(op, raw, errors, ignored)
         # Parsing and validating a large body takes milliseconds: off the shared event loop.
-        return await run_in_threadpool(self._parse, op, raw, errors)
+        return await run_in_threadpool(self._parse, op, raw, errors, ignored)
 
-    def _parse(self, op: Operation, raw: bytes, errors: list[dict[str, Any]]) -> Any:
+    def _parse(
+        self, op: Operation, raw: bytes, errors: list[dict[str, Any]], ignored: list[FieldPath]
+    ) -> Any:
         assert op.body is not None
         if not raw.strip():
             errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
@@ -204,6 +221,9 @@ class MemorySyncApp:
                 {"loc": bad, "msg": "String contains an unpaired UTF-16 surrogate", "type": "string_unicode"}
             )
             return None
+        if op.body_fields is not None:
+            body, unknown = strip_unknown(op.body_fields, body)
+            ignored.extend(unknown)
         if op.operation_id in _TEXT_OPS and isinstance(body, dict):
             text = body.get("text")
             if isinstance(text, str) and is_blank(text):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -95,6 +95,65 @@ def _is_date_time(value: object) -> bool:
 
 
 @dataclass(frozen=True)
+class Fields:
+    """The field names a request body's schema declares, at every level.
+
+    ``closed`` is True for an object schema that lists its ``properties`` (any other key is
+    unknown), False for a free-form object (``additionalProperties`` given: metadata, values,
+    payloads), None where the schema says nothing about objects. ``items`` describes the
+    elements of an array."""
+
+    closed: bool | None = None
+    names: Mapping[str, Fields] = field(default_factory=dict)
+    items: Fields | None = None
+
+    def merged(self, other: Fields) -> Fields:
+        """Both schemas' names: a field declared by any branch of a oneOf/anyOf/allOf is known."""
+        if self.closed is False or other.closed is False:
+            closed: bool | None = False
+        else:
+            closed = self.closed or other.closed
+        names = dict(self.names)
+        for name, sub in other.names.items():
+            names[name] = names[name].merged(sub) if name in names else sub
+        items = (
+            other.items
+            if self.items is None
+            else (self.items if other.items is None else self.items.merged(other.items))
+        )
+        return Fields(closed=closed, names=names, items=items)
+
+
+def request_fields(document: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) -> Fields:
+    """What ``node`` (a schema of ``document``) declares, following ``$ref``s and combinators."""
+    if not isinstance(node, dict):
+        return Fields()
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if ref in seen:  # a recursive schema: treat the inner level as free-form
+            return Fields(closed=False)
+        return request_fields(document, _resolve(document, {"$ref": ref}), seen | {ref})
+    extra = node.get("additionalProperties", False)
+    if extra is not False or "patternProperties" in node:
+        result = Fields(closed=False)
+    elif "properties" in node:
+        result = Fields(
+            closed=True,
+            names={name: request_fields(document, sub, seen) for name, sub in node["properties"].items()},
+        )
+    elif node.get("type") == "object" or (isinstance(node.get("type"), list) and "object" in node["type"]):
+        result = Fields(closed=False)
+    else:
+        result = Fields()
+    if "items" in node:
+        result = result.merged(Fields(items=request_fields(document, node["items"], seen)))
+    for combinator in ("allOf", "oneOf", "anyOf"):
+        for branch in node.get(combinator, ()):
+            result = result.merged(request_fields(document, branch, seen))
+    return result
+
+
+@dataclass(frozen=True)
 class Param:
     name: str
     location: str  # header | path | query
@@ -113,6 +172,7 @@ class Operation:
     params: tuple[Param, ...]
     body: Draft202012Validator | None
     body_required: bool
+    body_fields: Fields | None
     success_status: int
     responses: dict[str, Any] = field(default_factory=dict)
 
@@ -193,10 +253,13 @@ def load_spec(path: str | None = None) -> Spec:
                 )
             body = None
             body_required = False
+            body_fields = None
             if "requestBody" in raw:
                 rb = _resolve(document, raw["requestBody"])
-                body = _validator(registry, _with_base(rb["content"]["application/json"]["schema"]))
+                body_schema = rb["content"]["application/json"]["schema"]
+                body = _validator(registry, _with_base(body_schema))
                 body_required = bool(rb.get("required", False))
+                body_fields = request_fields(document, body_schema)
             success = min(int(code) for code in raw["responses"] if code.startswith("2"))
             operations.append(
                 Operation(
@@ -208,6 +271,7 @@ def load_spec(path: str | None = None) -> Spec:
                     params=tuple(params),
                     body=body,
                     body_required=body_required,
+                    body_fields=body_fields,
                     success_status=success,
                     responses=raw["responses"],
                 )

@@ -173,3 +173,110 @@ def test_security_is_the_api_key_header_applied_globally():
 )
 def test_contract_limits_and_nullability(component, instance, valid):
     assert _component(component).is_valid(instance) is valid
+
+
+# ---- unknown request fields: accepted, ignored, reported ---------------------------------------
+def _schemas_under(node, seen=None):
+    """Every schema object reachable from ``node`` (following refs), each once."""
+    seen = set() if seen is None else seen
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref not in seen:
+                seen.add(ref)
+                target = SPEC
+                for part in ref[2:].split("/"):
+                    target = target[part]
+                yield from _schemas_under(target, seen)
+            return
+        yield node
+        for value in node.values():
+            yield from _schemas_under(value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _schemas_under(value, seen)
+
+
+def _request_schemas():
+    for _path, _method, op in _operations():
+        if "requestBody" in op:
+            yield op, op["requestBody"]["content"]["application/json"]["schema"]
+
+
+def test_unknown_fields_policy_is_written_down():
+    assert SPEC["x-unknown-fields"] == "ignore-and-report"
+    assert "X-MemorySync-Ignored-Fields" in SPEC["info"]["description"]
+    header = SPEC["components"]["headers"]["IgnoredFields"]
+    assert header["schema"]["maxLength"] == 1024
+
+
+def test_no_request_schema_refuses_unknown_fields():
+    for op, schema in _request_schemas():
+        for node in _schemas_under(schema):
+            assert node.get("additionalProperties") is not False, (
+                f"{op['operationId']}: request schemas accept unknown fields (x-unknown-fields); "
+                "drop `additionalProperties: false`"
+            )
+
+
+def test_every_answer_to_a_body_declares_the_ignored_fields_header():
+    ref = {"$ref": "#/components/headers/IgnoredFields"}
+    for op, _schema in _request_schemas():
+        for code, response in op["responses"].items():
+            if code.startswith("2"):
+                assert response.get("headers", {}).get("X-MemorySync-Ignored-Fields") == ref, (
+                    op["operationId"],
+                    code,
+                )
+    assert (
+        SPEC["components"]["responses"]["ValidationFailed"]["headers"]["X-MemorySync-Ignored-Fields"] == ref
+    )
+
+
+def _resolved(node):
+    while "$ref" in node:
+        target = SPEC
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def test_union_branches_exclude_the_fields_only_their_siblings_declare():
+    """A field declared by any branch of a oneOf/anyOf is "known", so the server keeps it; each
+    branch must then refuse the fields that only its siblings declare, or a body matching one
+    branch could carry a sibling's field (of any type) to the route."""
+    for op, schema in _request_schemas():
+        for node in _schemas_under(schema):
+            for key in ("oneOf", "anyOf"):
+                branches = [_resolved(b) for b in node.get(key, [])]
+                objects = [b for b in branches if "properties" in b]
+                for branch in objects:
+                    others = set().union(*(set(b["properties"]) for b in objects if b is not branch))
+                    foreign = others - set(branch["properties"])
+                    excluded = set()
+                    negated = branch.get("not", {})
+                    for part in [negated, *negated.get("anyOf", [])]:
+                        excluded |= set(part.get("required", []))
+                    assert foreign <= excluded, (op["operationId"], key, sorted(foreign - excluded))
+
+
+@pytest.mark.parametrize(
+    "component,instance,valid",
+    [
+        ("DeleteHistoryRequest", {"tenant_id": "t", "user_id": "u", "ids": [7, "h_8"]}, True),
+        ("DeleteHistoryRequest", {"tenant_id": "t", "user_id": "u", "ids": [0]}, False),
+        ("DeleteHistoryRequest", {"tenant_id": "t", "user_id": "u", "session_id": "s", "ids": "x"}, False),
+        ("DeleteHistoryRequest", {"tenant_id": "t", "user_id": "u", "session_id": "s", "other": 1}, True),
+        ("ListStateRequest", {"tenant_id": "t", "user_id": "u", "namespace_prefix": []}, True),
+        ("ListStateRequest", {"tenant_id": "t", "user_id": "u", "namespace_prefix": ["a"] * 21}, False),
+        (
+            "SearchStateRequest",
+            {"tenant_id": "t", "user_id": "u", "query": "q", "namespace_prefix": []},
+            True,
+        ),
+        ("RecallRequest", {"tenant_id": "t", "user_id": "u", "prompt": "p", "tgas": [1]}, True),
+    ],
+)
+def test_sdk_inputs_and_unknown_fields_are_valid(component, instance, valid):
+    assert _component(component).is_valid(instance) is valid

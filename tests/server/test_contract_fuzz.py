@@ -4,6 +4,14 @@ The default run (``make test``) is sized to stay well under three minutes; the `
 tests (``make fuzz``) run a much deeper pass and print a summary of cases and failures.
 Stateful links (put -> get -> delete, append -> list -> delete) are added to a copy of the spec
 here, so ``openapi.yaml`` stays the plain contract.
+
+Unknown request fields are accepted (openapi.yaml: ``x-unknown-fields: ignore-and-report``), so
+the request schemas are open: schemathesis no longer sends "an undeclared property" as negative
+data expecting a 422 (that answer would now be the bug), and its positive data now carries
+random extra properties that must be accepted. Every other negative mutation (wrong types,
+out-of-range values, missing fields, both branches of a oneOf) still runs. In exchange every
+case checks the policy itself: the ``X-MemorySync-Ignored-Fields`` header of a 2xx answer names
+exactly the top-level fields the operation does not declare, and no answer names a declared one.
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 import copy
 import shutil
 import tempfile
+import urllib.parse
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -151,10 +160,57 @@ def _cleanup(request: pytest.FixtureRequest):
                 )
                 reporter.write_line(
                     f"schemathesis {prefix} run: {cases} cases + {steps} stateful steps, "
-                    f"{failures} failing; statuses {statuses}"
+                    f"{failures} failing; {STATS[f'{prefix}_ignored']} with unknown fields; statuses {statuses}"
                 )
     APP.services.store.close()
     shutil.rmtree(_DB_DIR, ignore_errors=True)
+
+
+def _declared(node: Any) -> set[str]:
+    """The top-level fields a request schema declares (any branch), read off the raw spec."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = _SPEC_DOC["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    names = set(node.get("properties", {}))
+    for key in ("allOf", "oneOf", "anyOf"):
+        for branch in node.get(key, ()):
+            names |= _declared(branch)
+    return names
+
+
+_SPEC_DOC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+def _check_ignored_report(case: Any, response: Any, prefix: str) -> None:
+    """The policy's own check: what the header names against what the spec declares."""
+    raw = case.operation.definition.raw
+    values = response.headers.get("x-memorysync-ignored-fields")  # lower-cased keys, list values
+    assert values is None or len(values) == 1, values
+    report = values[0] if values else None
+    if report is None and not (200 <= response.status_code < 300):
+        return
+    named: set[str] = set()  # top-level fields named
+    under: set[str] = set()  # the top-level fields nested reports sit under (`turns` of `turns[0].x`)
+    complete = True
+    for entry in report.split(", ") if report else []:
+        if entry.startswith("+") and entry.endswith(" more"):
+            complete = False
+            continue
+        raw_top = entry.split("[", 1)[0].split(".", 1)[0]
+        top = "" if raw_top == '""' else urllib.parse.unquote(raw_top)
+        (named if raw_top == entry else under).add(top)
+    if "requestBody" not in raw or not isinstance(case.body, dict):
+        assert report is None, f"{raw['operationId']}: header on a request without a JSON object body"
+        return
+    declared = _declared(raw["requestBody"]["content"]["application/json"]["schema"])
+    unknown = set(case.body) - declared
+    assert named <= unknown, f"{raw['operationId']}: reported declared fields {sorted(named - unknown)}"
+    assert under <= declared, f"{raw['operationId']}: nested reports under unknown fields {sorted(under)}"
+    if 200 <= response.status_code < 300 and complete:
+        assert named == unknown, (
+            f"{raw['operationId']}: unknown fields not reported {sorted(unknown - named)}"
+        )
+    if unknown:
+        STATS[f"{prefix}_ignored"] += 1
 
 
 def _run(case: Any, prefix: str) -> None:
@@ -162,6 +218,7 @@ def _run(case: Any, prefix: str) -> None:
     _aim(case)
     try:
         response = case.call_and_validate(headers=AUTH)
+        _check_ignored_report(case, response, prefix)
     except Exception:
         STATS[f"{prefix}_failures"] += 1
         raise

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
+from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
 from ..models.add_turn_request_role import (
@@ -50,6 +51,7 @@ class AddTurnRequest:
     source: str | Unset = "chat"
     metadata: Metadata | Unset = UNSET
     sync_embed: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         tenant_id = self.tenant_id
@@ -77,7 +79,7 @@ class AddTurnRequest:
         sync_embed = self.sync_embed
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "tenant_id": tenant_id,
@@ -150,4 +152,21 @@ class AddTurnRequest:
             sync_embed=sync_embed,
         )
 
+        add_turn_request.additional_properties = d
         return add_turn_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -29,6 +30,7 @@ class DeleteStateRequest:
     keys: list[str] | None | Unset = UNSET
     source: str | Unset = "api"
     delete_derived_facts: bool | Unset = False
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         tenant_id = self.tenant_id
@@ -51,7 +53,7 @@ class DeleteStateRequest:
         delete_derived_facts = self.delete_derived_facts
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "tenant_id": tenant_id,
@@ -107,4 +109,21 @@ class DeleteStateRequest:
             delete_derived_facts=delete_derived_facts,
         )
 
+        delete_state_request.additional_properties = d
         return delete_state_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

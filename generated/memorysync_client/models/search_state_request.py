@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
+from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -17,7 +18,9 @@ class SearchStateRequest:
         tenant_id (str): The tenant the key acts in (from `GET /org/projects`, or `default` for evaluation keys).
         user_id (str): The end user the rows belong to.
         query (str):
-        namespace_prefix (list[str] | Unset): A namespace path of 1 to 20 non-empty segments.
+        namespace_prefix (list[str] | Unset): Matches namespaces segment by segment: `["agno"]` matches `["agno"]` and
+            `["agno", "x"]`,
+            not `["agnostic"]`. `[]` (like leaving it out) matches every namespace.
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`. Default: 'api'.
         limit (int | Unset):  Default: 10.
     """
@@ -28,6 +31,7 @@ class SearchStateRequest:
     namespace_prefix: list[str] | Unset = UNSET
     source: str | Unset = "api"
     limit: int | Unset = 10
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         tenant_id = self.tenant_id
@@ -45,7 +49,7 @@ class SearchStateRequest:
         limit = self.limit
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "tenant_id": tenant_id,
@@ -86,4 +90,21 @@ class SearchStateRequest:
             limit=limit,
         )
 
+        search_state_request.additional_properties = d
         return search_state_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
