@@ -18,6 +18,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from .auth import KeyRing, check_project
+from .backfill import Backfill
 from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
 from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
@@ -325,7 +326,7 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     search: str = DEFAULT_SEARCH,
 ) -> Any:
-    """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.store.close()``
+    """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
     ``bm25``; see :mod:`memorysync_server.search`); ``embedder`` replaces that mode's embedder."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
@@ -336,11 +337,16 @@ def create_app(
     store = open_storage(db, clock=clock)
     fact_search = FactSearch(store, embedder, mode=search)
     superseder = Superseder(store, fact_search if fact_search.dense else None)
+    # Sentence vectors cost milliseconds each: writes store facts without them and a background
+    # embedder adds them in batches. The hashed vectors of the lexical modes cost microseconds.
+    backfill = Backfill(store, embedder) if fact_search.dense else None
+    fact_search.backfill = backfill
     services = Services(
         store=store,
-        pipeline=Pipeline(store, extractor or RuleExtractor(), embedder, superseder),
+        pipeline=Pipeline(store, extractor or RuleExtractor(), embedder, superseder, backfill),
         search=fact_search,
         meter=meter or QuotaMeter(),
+        backfill=backfill,
     )
     api = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.

@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lifespan="off",
         )
     finally:
-        app.services.store.close()
+        app.services.close()
     return 0
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import wire
 from .auth import Key, check_tenant
+from .backfill import Backfill
 from .errors import ApiError, invalid
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
@@ -29,6 +30,13 @@ class Services:
     pipeline: Pipeline
     search: FactSearch
     meter: QuotaMeter
+    backfill: Backfill | None = None
+
+    def close(self) -> None:
+        """Stop the background embedder, then release the database."""
+        if self.backfill is not None:
+            self.backfill.close()
+        self.store.close()
 
 
 @dataclass
@@ -166,7 +174,7 @@ def add_memory(s: Services, call: Call) -> tuple[int, Any]:
             return 200, {**already, "memory_ids": earlier}
     if not _admit(s, call, "adds"):
         return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
-    drafts = s.pipeline.extract(body["text"], explicit=True)
+    drafts = s.pipeline.extract(body["text"], explicit=True, scope=(tenant, user))
     source = body.get("source", "api")
     meta = fact_metadata(body.get("metadata"), session_id=body.get("session_id"), write_origin="explicit")
     with s.store.transaction():
@@ -221,13 +229,14 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
             content=turn["content"],
         )
 
-    def plan(turn: dict[str, Any], role: str) -> TurnPlan:
+    def plan(turn: dict[str, Any], role: str, *, outside_tx: bool = True) -> TurnPlan:
         return s.pipeline.plan_turn(
             text=turn["content"],
             role=role,
             speaker=turn.get("speaker") or turn.get("idempotency_key"),
             occurred_at=turn.get("occurred_at"),
             metadata=body.get("metadata"),
+            scope=(tenant, user) if outside_tx else None,
         )
 
     # Extraction and embedding happen here, before the unit of work; turns already stored
@@ -257,7 +266,8 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
             )
             items.append({**wire.turn(stored), "created": created})
             if created and extract and role in USER_ROLES:
-                turn_plan = plans.get(i) or plan(turn, role)  # only if it vanished since the check
+                # Planned here only if the turn vanished since the check.
+                turn_plan = plans.get(i) or plan(turn, role, outside_tx=False)
                 s.pipeline.commit_turn(
                     tenant, user, turn_plan, source=source, session_id=session, origin=("history", stored.id)
                 )
@@ -325,7 +335,7 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
         indexed=index,
         vector=s.pipeline.embed([text])[0] if index else None,
     )
-    drafts = s.pipeline.extract(text) if body.get("extract", False) else None
+    drafts = s.pipeline.extract(text, scope=(tenant, user)) if body.get("extract", False) else None
     deleted: list[int] = []
     request_id = None
     with s.store.transaction():

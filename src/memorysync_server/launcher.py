@@ -121,7 +121,7 @@ class LocalServer:
             if not thread.is_alive() or time.monotonic() > deadline:
                 server.should_exit = True
                 sock.close()
-                self.app.services.store.close()
+                self.app.services.close()
                 raise RuntimeError(
                     f"memorysync-server did not start on {self.host}:{self.port} within {timeout}s."
                 )
@@ -166,7 +166,7 @@ class LocalServer:
             server.force_exit = True
             thread.join(timeout=5)
         self._sock.close()
-        self.app.services.store.close()
+        self.app.services.close()
         self._server = self._thread = None
 
     def restart(self) -> LocalServer:

@@ -14,10 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
+from itertools import groupby
 from typing import Any
 
 import numpy as np
 
+from .backfill import PENDING, Backfill
 from .extract import Extractor, is_low_value
 from .search import Embedder
 from .storage import NewFact, Origin, Storage
@@ -84,10 +86,11 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Drafts:
-    """Facts extracted and embedded, ready to store: built before any transaction opens."""
+    """Facts extracted (and embedded where the write needs it), ready to store: built before any
+    transaction opens. A fact whose vector waits for the background embedder has ``PENDING``."""
 
     texts: list[str]
-    vectors: np.ndarray
+    vectors: list[np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -101,13 +104,22 @@ class TurnPlan:
 
 
 class Pipeline:
+    """With ``backfill``, facts are stored without their vectors and embedded after the write
+    answered (see backfill.py); only a fact that supersede compares by likeness is embedded inline."""
+
     def __init__(
-        self, store: Storage, extractor: Extractor, embedder: Embedder, superseder: Superseder | None = None
+        self,
+        store: Storage,
+        extractor: Extractor,
+        embedder: Embedder,
+        superseder: Superseder | None = None,
+        backfill: Backfill | None = None,
     ) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
         self.superseder = superseder
+        self.backfill = backfill
         self._heavy = threading.Lock()
 
     @contextmanager
@@ -123,16 +135,27 @@ class Pipeline:
         with self._work(sum(map(len, texts))):
             return self.embedder.embed(texts)
 
-    def drafts(self, facts: list[str]) -> Drafts:
-        vectors = self.embed(facts) if facts else np.zeros((0, 0), dtype=np.float32)
+    def drafts(self, facts: list[str], *, scope: tuple[str, str] | None = None) -> Drafts:
+        """``facts`` with their vectors, or PENDING ones when a background embedder gives them
+        later. ``scope`` (tenant, user), given outside any unit of work, lets a fact that is
+        compared with the user's older facts see those still pending."""
+        if self.backfill is None:
+            return Drafts(list(facts), list(self.embed(facts)) if facts else [])
+        inline = [i for i, fact in enumerate(facts) if self.superseder and self.superseder.needs_vector(fact)]
+        vectors = [PENDING] * len(facts)
+        if inline:
+            if scope is not None:
+                self.backfill.flush(*scope)
+            for i, vector in zip(inline, self.embed([facts[i] for i in inline]), strict=True):
+                vectors[i] = vector
         return Drafts(list(facts), vectors)
 
     def _extract(self, text: str, *, explicit: bool = False) -> list[str]:
         with self._work(len(text)):
             return self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
 
-    def extract(self, text: str, *, explicit: bool = False) -> Drafts:
-        return self.drafts(self._extract(text, explicit=explicit))
+    def extract(self, text: str, *, explicit: bool = False, scope: tuple[str, str] | None = None) -> Drafts:
+        return self.drafts(self._extract(text, explicit=explicit), scope=scope)
 
     def store_facts(
         self,
@@ -150,14 +173,21 @@ class Pipeline:
             for text, vector in zip(drafts.texts, drafts.vectors, strict=True)
         ]
         if self.superseder is None or not new:
-            return self.store.facts.add(tenant, user_id, new)
+            return self._add(tenant, user_id, new)
         with self.store.transaction():
-            ids = self.store.facts.add(tenant, user_id, new)
+            ids = self._add(tenant, user_id, new)
             for fact in new:
                 # A fact said again (already stored) is current again, as a new one is.
                 stored = self.store.facts.find_by_text(tenant, user_id, fact.text)
                 if stored is not None:
                     self.superseder.fact_stored(tenant, user_id, stored.id, fact.text, fact.vector)
+        return ids
+
+    def _add(self, tenant: str, user_id: str, facts: list[NewFact]) -> list[int]:
+        # A storage call takes vectors of one width: pending and embedded facts go in turn, in order.
+        ids: list[int] = []
+        for _, run in groupby(facts, key=lambda fact: len(fact.vector)):
+            ids += self.store.facts.add(tenant, user_id, list(run))
         return ids
 
     def plan_turn(
@@ -168,6 +198,7 @@ class Pipeline:
         speaker: str | None,
         occurred_at: str | None,
         metadata: dict[str, Any] | None,
+        scope: tuple[str, str] | None = None,
     ) -> TurnPlan:
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
@@ -178,7 +209,7 @@ class Pipeline:
         digest = hashlib.sha256(
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
-        return TurnPlan(None, digest, self.drafts(self._extract(content)), meta)
+        return TurnPlan(None, digest, self.drafts(self._extract(content), scope=scope), meta)
 
     def commit_turn(
         self,
@@ -222,6 +253,11 @@ class Pipeline:
         origin: Origin | None = None,
     ) -> Outcome:
         plan = self.plan_turn(
-            text=text, role=role, speaker=speaker, occurred_at=occurred_at, metadata=metadata
+            text=text,
+            role=role,
+            speaker=speaker,
+            occurred_at=occurred_at,
+            metadata=metadata,
+            scope=(tenant, user_id),
         )
         return self.commit_turn(tenant, user_id, plan, source=source, session_id=session_id, origin=origin)

@@ -21,12 +21,15 @@ import threading
 import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from .gate import RelevanceGate
 from .storage import Fact, FactsChange, StateRow, Storage
+
+if TYPE_CHECKING:
+    from .backfill import Backfill
 
 log = logging.getLogger("memorysync_server")
 
@@ -334,6 +337,8 @@ class FactSearch:
         self.embedder = embedder
         self.stages: Counter[str] = Counter()
         self.gate = RelevanceGate(embedder) if self.dense else None
+        # Embeds facts stored without their vector (backfill.Backfill); set by create_app.
+        self.backfill: Backfill | None = None
         self._cache: OrderedDict[tuple[str, str], UserIndex] = OrderedDict()
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
@@ -356,9 +361,11 @@ class FactSearch:
                 index = index.without(np.asarray(change.removed_ids, dtype=np.int64))
             if change.added_ids:
                 added = np.asarray(change.added_vectors, dtype=np.float32)
-                if added.ndim != 2 or added.shape[1] != self.embedder.dim:
+                if added.ndim != 2 or added.shape[1] not in (0, self.embedder.dim):
                     return
-                index = index.appended(np.asarray(change.added_ids, dtype=np.int64), added)
+                # Facts stored without a vector yet (width 0) join when their vectors are written.
+                if added.shape[1]:
+                    index = index.appended(np.asarray(change.added_ids, dtype=np.int64), added)
             if change.superseded:
                 superseded = dict(index.superseded)
                 for old, new in change.superseded.items():
@@ -468,15 +475,16 @@ class FactSearch:
         """(fact ids, scores) of the facts worth ranking, and the prompt's vector."""
         if self.mode == "bm25":
             return (*self._bm25(tenant, user_id, prompt, k), None)
+        queries = None
+        if self.backfill is not None and self.backfill.pending(tenant, user_id):
+            # The user's newest facts have no vector yet: they are embedded now, in one batch
+            # with the prompt (or the search waits for the background batch holding them).
+            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt))
         index = self._index(tenant, user_id)
         if len(index.ids) == 0:
             return index.ids, np.zeros(0, dtype=np.float32), None
-        if self.dense:
-            # Facts read "User ...": a first-person prompt ("where do I live?") is also compared
-            # in the third person, and each fact keeps its better score.
-            queries = self.embedder.embed(list(dict.fromkeys([prompt, third_person(prompt)])))
-        else:
-            queries = self.embedder.embed([prompt])
+        if queries is None:
+            queries = self.embedder.embed(self._query_texts(prompt))
         query = queries[0] if self.mode == "lexical" else queries
         if not np.any(queries[0]) or index.matrix.shape[1] != queries.shape[1]:
             return index.ids[:0], np.zeros(0, dtype=np.float32), queries[0]
@@ -490,6 +498,13 @@ class FactSearch:
         if index.superseded:
             scores = _below_superseders(ids, scores, index.superseded)
         return ids, scores, queries[0]
+
+    def _query_texts(self, prompt: str) -> list[str]:
+        if self.dense:
+            # Facts read "User ...": a first-person prompt ("where do I live?") is also compared
+            # in the third person, and each fact keeps its better score.
+            return list(dict.fromkeys([prompt, third_person(prompt)]))
+        return [prompt]
 
     def nearest(
         self, tenant: str, user_id: str, vector: np.ndarray, *, before: int

@@ -186,6 +186,15 @@ class Superseder:
         self.store = store
         self.neighbours = neighbours
 
+    def needs_vector(self, fact: str) -> bool:
+        """Whether :meth:`fact_stored` compares ``fact``'s vector with older facts: only a fact
+        that says something changed without naming an attribute does."""
+        return (
+            self.neighbours is not None
+            and attribute(fact) is None
+            and (CHANGE.search(fact) is not None or HINT.search(fact) is not None)
+        )
+
     def fact_stored(self, tenant: str, user_id: str, fact_id: int, fact: str, vector: np.ndarray) -> None:
         """Called for each fact stored (or said again), inside the storing transaction."""
         changes: dict[int, int | None] = {}

@@ -173,7 +173,14 @@ class FactStore(Protocol):
         ...
 
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
-        """New vectors for existing facts (same texts, another embedder); announced as "unknown"."""
+        """New vectors for existing facts (same texts, another embedder, or none yet). Only facts
+        whose stored vector has another width change, so two writers giving a fact the same
+        vector change it once; those are announced as added (ids ascending, with their vectors)."""
+        ...
+
+    def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
+        """(tenant, user, id) of facts of any user stored without a vector (an empty one, to be
+        embedded after the write answered), oldest first."""
         ...
 
     def superseded(self, tenant: str, user_id: str) -> dict[int, int]:

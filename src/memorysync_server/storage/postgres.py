@@ -420,13 +420,32 @@ class PostgresFacts:
             return
         with self._db.transaction():
             tx = self._db.require_tx()
-            self._db.all(
+            rows = self._db.all(
                 "UPDATE facts SET vector = v.vector FROM unnest(%s::bigint[], %s::bytea[]) AS v(id, vector)"
-                " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s",
+                " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s"
+                " AND length(facts.vector) <> length(v.vector) RETURNING facts.id",
                 ([int(i) for i, _ in vectors], [_blob(v) for _, v in vectors], tenant, user_id),
             )
-            tx.users.add((tenant, user_id))
-            tx.changes.append(FactsChange(tenant, user_id))
+            changed = {int(row["id"]) for row in rows}
+            if changed:
+                pairs = sorted(
+                    (pair for pair in vectors if int(pair[0]) in changed), key=lambda pair: pair[0]
+                )
+                tx.users.add((tenant, user_id))
+                tx.changes.append(
+                    FactsChange(
+                        tenant,
+                        user_id,
+                        added_ids=[int(i) for i, _ in pairs],
+                        added_vectors=np.asarray([v for _, v in pairs], dtype=np.float32),
+                    )
+                )
+
+    def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
+        rows = self._db.all(
+            "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT %s", (limit,)
+        )
+        return [(row["tenant"], row["user_id"], int(row["id"])) for row in rows]
 
     def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
         rows = self._db.all(

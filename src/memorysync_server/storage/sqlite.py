@@ -344,12 +344,25 @@ class SqliteFacts:
         if not vectors:
             return
         with self._db.transaction():
-            for fact_id, vector in vectors:
-                self._db.write(
-                    "UPDATE facts SET vector = ? WHERE id = ? AND tenant = ? AND user_id = ?",
-                    (_blob(vector), fact_id, tenant, user_id),
+            ids, rows = [], []
+            for fact_id, vector in sorted(vectors, key=lambda pair: pair[0]):
+                blob = _blob(vector) or b""
+                cur = self._db.write(
+                    "UPDATE facts SET vector = ? WHERE id = ? AND tenant = ? AND user_id = ? AND length(vector) != ?",
+                    (blob, fact_id, tenant, user_id, len(blob)),
                 )
-            self._db.facts_changed(FactsChange(tenant, user_id))
+                if cur.rowcount:
+                    ids.append(fact_id)
+                    rows.append(vector)
+            if ids:
+                added = np.asarray(rows, dtype=np.float32)
+                self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=added))
+
+    def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
+        rows = self._db.read(
+            "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT ?", (limit,)
+        )
+        return [(row[0], row[1], int(row[2])) for row in rows]
 
     def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
         # instr() first: parsing every row's JSON costs ~1 s at 100k facts, few rows carry the mark.
