@@ -470,24 +470,25 @@ class FactSearch:
         return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
 
     def _scores(
-        self, tenant: str, user_id: str, prompt: str, k: int
+        self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool = False
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """(fact ids, scores) of the facts worth ranking, and the prompt's vector."""
+        """(fact ids, scores) of the facts worth ranking, and the vector the recall gate reads."""
         if self.mode == "bm25":
             return (*self._bm25(tenant, user_id, prompt, k), None)
         queries = None
         if self.backfill is not None and self.backfill.pending(tenant, user_id):
             # The user's newest facts have no vector yet: they are embedded now, in one batch
             # with the prompt (or the search waits for the background batch holding them).
-            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt))
+            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt, gated=gated))
         index = self._index(tenant, user_id)
         if len(index.ids) == 0:
             return index.ids, np.zeros(0, dtype=np.float32), None
         if queries is None:
-            queries = self.embedder.embed(self._query_texts(prompt))
-        query = queries[0] if self.mode == "lexical" else queries
-        if not np.any(queries[0]) or index.matrix.shape[1] != queries.shape[1]:
-            return index.ids[:0], np.zeros(0, dtype=np.float32), queries[0]
+            queries = self.embedder.embed(self._query_texts(prompt, gated=gated))
+        # The first text is ranked against; the last one is what recall's gate reads.
+        query, as_written = queries[0], queries[-1]
+        if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
+            return index.ids[:0], np.zeros(0, dtype=np.float32), as_written
         rows, scores = self._vector_scores(index, query, k)
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
         if weight:
@@ -497,14 +498,18 @@ class FactSearch:
         ids = index.ids[rows]
         if index.superseded:
             scores = _below_superseders(ids, scores, index.superseded)
-        return ids, scores, queries[0]
+        return ids, scores, as_written
 
-    def _query_texts(self, prompt: str) -> list[str]:
-        if self.dense:
-            # Facts read "User ...": a first-person prompt ("where do I live?") is also compared
-            # in the third person, and each fact keeps its better score.
-            return list(dict.fromkeys([prompt, third_person(prompt)]))
-        return [prompt]
+    def _query_texts(self, prompt: str, *, gated: bool) -> list[str]:
+        """The text facts are ranked against, then (when it differs) the text recall's gate reads."""
+        if not self.dense:
+            return [prompt]
+        # Facts read "User ...", so a first-person prompt ("where do I live?") is ranked in the
+        # third person. The gate reads the prompt as written: "How do I sort a list?" is a task,
+        # while "How do the user sort a list?" sounds like a question about someone. Both texts
+        # go through the model in one run, and the second only when recall needs the gate.
+        rewritten = third_person(prompt)
+        return [rewritten, prompt] if gated and rewritten != prompt else [rewritten]
 
     def nearest(
         self, tenant: str, user_id: str, vector: np.ndarray, *, before: int
@@ -531,10 +536,10 @@ class FactSearch:
         return self._ranked(tenant, user_id, prompt, k)[0]
 
     def _ranked(
-        self, tenant: str, user_id: str, prompt: str, k: int
+        self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool = False
     ) -> tuple[list[tuple[Fact, float]], np.ndarray | None]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
-        ids, scores, query = self._scores(tenant, user_id, prompt, k)
+        ids, scores, query = self._scores(tenant, user_id, prompt, k, gated=gated)
         if len(ids) == 0:
             return [], query
         count = min(k, len(ids))
@@ -558,7 +563,7 @@ class FactSearch:
     def recall(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
         """The facts worth putting in front of the model for ``prompt``: ``search`` through the
         relevance gate (empty when the prompt concerns nothing this user told us)."""
-        ranked, query = self._ranked(tenant, user_id, prompt, k)
+        ranked, query = self._ranked(tenant, user_id, prompt, k, gated=True)
         if not ranked:
             return []
         if self.gate is not None and query is not None:
