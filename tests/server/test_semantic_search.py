@@ -145,6 +145,19 @@ def test_paraphrased_questions_find_their_fact(api: Api) -> None:
         assert api.v1("/v1/memory/recall", "u", prompt=prompt)["memories"][0]["text"] == fact, prompt
 
 
+def test_first_person_prompts_find_the_facts_they_ask_about(api: Api) -> None:
+    # Facts read "User ...": a prompt in the first person is ranked in the third person.
+    for text in ("I'm vegan.", "I live in Oslo.", "I play the cello.", "I drink four espressos a day."):
+        api.turn("u", text)
+    for prompt, fact in (
+        ("What should I cook for dinner?", "User is vegan"),
+        ("Which city do I live in?", "User lives in Oslo"),
+        ("Which instrument do I play?", "User plays the cello"),
+    ):
+        assert api.v1("/v1/memory/query", "u", prompt=prompt, k=1)["memories"][0]["text"] == fact, prompt
+        assert api.v1("/v1/memory/recall", "u", prompt=prompt)["memories"][0]["text"] == fact, prompt
+
+
 @pytest.mark.parametrize(
     "prompt",
     [
