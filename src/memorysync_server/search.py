@@ -249,9 +249,43 @@ class UserIndex:
         self._coarse: np.ndarray | None = None
         self.basis: np.ndarray | None = None
         self._build: _CoarseBuild | None = None
+        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         self.superseded = superseded
         self.dense = dense
         self._start_build()
+
+    @property
+    def superseded(self) -> dict[int, int]:
+        """Older fact id -> the id of the newer fact that superseded it."""
+        return self._superseded
+
+    @superseded.setter
+    def superseded(self, value: dict[int, int]) -> None:
+        self._superseded = value
+        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
+
+    def superseded_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """``superseded`` as two arrays (older ids ascending, their superseders), built once per
+        change instead of once per search."""
+        pairs = self._pairs
+        if pairs is None:
+            old = np.fromiter(self._superseded.keys(), dtype=np.int64, count=len(self._superseded))
+            new = np.fromiter(self._superseded.values(), dtype=np.int64, count=len(self._superseded))
+            order = np.argsort(old)
+            pairs = self._pairs = (old[order], new[order])
+        return pairs
+
+    def positions(self, fact_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row positions of ``fact_ids`` and which of them this index holds (the ids' sort order
+        is computed once per index, not per search)."""
+        cached = self._sorted
+        if cached is None:
+            order = np.argsort(self.ids, kind="stable")
+            cached = self._sorted = (order, self.ids[order])
+        if len(fact_ids) == 0 or self.size == 0:
+            return np.zeros(len(fact_ids), dtype=np.int64), np.zeros(len(fact_ids), dtype=bool)
+        at, found = _in_sorted(cached[1], fact_ids)
+        return cached[0][at], found
 
     def _start_build(self) -> None:
         if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.basis is None:
@@ -278,6 +312,7 @@ class UserIndex:
     def _copy(self) -> UserIndex:
         index = UserIndex.__new__(UserIndex)
         index.__dict__.update(self.__dict__)
+        index._sorted = None  # the copy's rows change
         return index
 
     def appended(self, ids: np.ndarray, vectors: np.ndarray) -> UserIndex:
@@ -463,9 +498,9 @@ class FactSearch:
         self.stages["vector (coarse + exact rerank)"] += 1
         if index.superseded:
             # A candidate's superseder is scored too, so the newer value can rank above it.
-            olds, found = _locate(index.ids[rows], np.fromiter(index.superseded, dtype=np.int64))
-            newer = np.array([index.superseded[int(i)] for i in index.ids[rows][olds[found]]], dtype=np.int64)
-            where, ok = _locate(index.ids, newer)
+            old, new = index.superseded_pairs()
+            at, is_old = _in_sorted(old, index.ids[rows])
+            where, ok = index.positions(new[at[is_old]])
             rows = np.union1d(rows, where[ok])
         return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
 
@@ -497,7 +532,7 @@ class FactSearch:
                 rows, scores = _boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]
         if index.superseded:
-            scores = _below_superseders(ids, scores, index.superseded)
+            scores = _below_superseders(ids, scores, *index.superseded_pairs())
         return ids, scores, as_written
 
     def _query_texts(self, prompt: str, *, gated: bool) -> list[str]:
@@ -609,13 +644,21 @@ def third_person(prompt: str) -> str:
     return prompt
 
 
+def _in_sorted(ordered: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of ``targets`` in the ascending ``ordered`` and which of them were found."""
+    if len(ordered) == 0 or len(targets) == 0:
+        return np.zeros(len(targets), dtype=np.int64), np.zeros(len(targets), dtype=bool)
+    at = np.minimum(np.searchsorted(ordered, targets), len(ordered) - 1)
+    return at, ordered[at] == targets
+
+
 def _locate(ids: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of ``targets`` in ``ids`` (any order) and which of them were found."""
     if len(ids) == 0 or len(targets) == 0:
         return np.zeros(len(targets), dtype=np.int64), np.zeros(len(targets), dtype=bool)
     order = np.argsort(ids, kind="stable")
-    at = np.minimum(np.searchsorted(ids[order], targets), len(ids) - 1)
-    return order[at], ids[order][at] == targets
+    at, found = _in_sorted(ids[order], targets)
+    return order[at], found
 
 
 def _boosted(
@@ -631,7 +674,7 @@ def _boosted(
     best = max(b for _, b in lexical) or 1.0
     fact_ids = np.array([i for i, _ in lexical], dtype=np.int64)
     boost = np.array([weight * max(b, 0.0) / best for _, b in lexical], dtype=np.float32)
-    where, ok = _locate(index.ids, fact_ids)
+    where, ok = index.positions(fact_ids)
     where, boost = where[ok], boost[ok]
     missing = np.setdiff1d(where, rows)
     if len(missing):
@@ -643,16 +686,16 @@ def _boosted(
     return rows, scores
 
 
-def _below_superseders(ids: np.ndarray, scores: np.ndarray, superseded: dict[int, int]) -> np.ndarray:
+def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     """A superseded fact ranks just below the fact that superseded it whenever both are ranked:
     the newer fact states the current value of what the older one answered, so it takes the
-    older one's score if that is higher, and the older one keeps SUPERSEDED_RATIO of it."""
-    old = np.fromiter(superseded.keys(), dtype=np.int64, count=len(superseded))
-    new = np.fromiter(superseded.values(), dtype=np.int64, count=len(superseded))
-    i, has_old = _locate(ids, old)
-    j, has_new = _locate(ids, new)
-    both = has_old & has_new
-    i, j = i[both], j[both]
+    older one's score if that is higher, and the older one keeps SUPERSEDED_RATIO of it.
+    ``old`` (ascending) and ``new`` pair each superseded fact with its superseder."""
+    # Only the ranked facts are looked up, not every superseded pair of the user.
+    at, is_old = _in_sorted(old, ids)
+    i = np.flatnonzero(is_old)
+    j, has_new = _locate(ids, new[at[i]])
+    i, j = i[has_new], j[has_new]
     scores = scores.copy()
     # Several older facts can share one superseder: it takes the best of their scores.
     np.maximum.at(scores, j, scores[i])

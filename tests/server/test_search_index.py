@@ -72,3 +72,40 @@ def test_grown_keeps_column_major_buffers_column_major() -> None:
     buffer = np.asfortranarray(np.zeros((2, 4), dtype=np.float32))
     grown = _grown(buffer, 2, np.ones((3, 4), dtype=np.float32))
     assert grown.flags.f_contiguous and grown[:5].sum() == 12.0
+
+
+def test_supersede_and_delete_after_the_index_is_cached_show_in_the_very_next_search(tmp_path) -> None:
+    # Once exact (a small user), once through the coarse stage (a user past EXACT_SCAN_ROWS).
+    for size in (50, EXACT_SCAN_ROWS + 200):
+        embedder = TableEmbedder(size + 10)
+        store = SqliteStorage(tmp_path / f"supersede-{size}.db")
+        texts = [f"fact {i}" for i in range(size)]
+        ids = store.facts.add(
+            "t", "u", [NewFact(t, "x", {}, v) for t, v in zip(texts, embedder.embed(texts), strict=True)]
+        )
+        search = FactSearch(store, embedder, mode="semantic")
+        assert search.search("t", "u", "fact 3", 1)[0][0].id == ids[3]
+        if size > EXACT_SCAN_ROWS:
+            search._cache[("t", "u")]._build.done.wait(30)
+        # fact 3 superseded by fact 40 (far from it in the vector space): 40 now ranks first,
+        # 3 just below it.
+        store.facts.set_superseded("t", "u", {ids[3]: ids[40]})
+        ranked = search.search("t", "u", "fact 3", 2)
+        assert [fact.id for fact, _ in ranked] == [ids[40], ids[3]], size
+        assert ranked[1][1] < ranked[0][1]
+        # Cleared again: fact 3 is first on its own, and fact 40 is back far below.
+        store.facts.set_superseded("t", "u", {ids[3]: None})
+        assert [fact.id for fact, _ in search.search("t", "u", "fact 3", 1)] == [ids[3]], size
+        # Superseded by another fact, then that one is deleted: fact 3 is current again.
+        store.facts.set_superseded("t", "u", {ids[3]: ids[41]})
+        assert [fact.id for fact, _ in search.search("t", "u", "fact 3", 2)] == [ids[41], ids[3]], size
+        store.facts.delete("t", "u", [ids[41]])
+        assert [fact.id for fact, _ in search.search("t", "u", "fact 3", 1)] == [ids[3]], size
+        assert all(fact.id != ids[41] for fact, _ in search.search("t", "u", "fact 41", 5))
+        # A fact added now is found by the very next search.
+        store.facts.add(
+            "t", "u", [NewFact(f"fact {size + 1}", "x", {}, embedder.embed([f"fact {size + 1}"])[0])]
+        )
+        assert search.search("t", "u", f"fact {size + 1}", 1)[0][0].text == f"fact {size + 1}"
+        assert search.stages["load"] == 1, size  # every change above updated the cached index
+        store.close()
