@@ -249,7 +249,7 @@ class UserIndex:
         self._coarse: np.ndarray | None = None
         self.basis: np.ndarray | None = None
         self._build: _CoarseBuild | None = None
-        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
+        self._sorted: tuple[np.ndarray | None, np.ndarray] | None = None
         self.superseded = superseded
         self.dense = dense
         self._start_build()
@@ -280,12 +280,16 @@ class UserIndex:
         is computed once per index, not per search)."""
         cached = self._sorted
         if cached is None:
-            order = np.argsort(self.ids, kind="stable")
-            cached = self._sorted = (order, self.ids[order])
-        if len(fact_ids) == 0 or self.size == 0:
-            return np.zeros(len(fact_ids), dtype=np.int64), np.zeros(len(fact_ids), dtype=bool)
-        at, found = _in_sorted(cached[1], fact_ids)
-        return cached[0][at], found
+            ids = self.ids
+            if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
+                # Rows are usually in id order already: sorting 100k ids would cost ~3 ms.
+                cached = self._sorted = (None, ids)
+            else:
+                order = np.argsort(ids, kind="stable")
+                cached = self._sorted = (order, ids[order])
+        order, ordered = cached
+        at, found = _in_sorted(ordered, fact_ids)
+        return (at if order is None else order[at]), found
 
     def _start_build(self) -> None:
         if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.basis is None:
@@ -654,8 +658,8 @@ def _in_sorted(ordered: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np
 
 def _locate(ids: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of ``targets`` in ``ids`` (any order) and which of them were found."""
-    if len(ids) == 0 or len(targets) == 0:
-        return np.zeros(len(targets), dtype=np.int64), np.zeros(len(targets), dtype=bool)
+    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
+        return _in_sorted(ids, targets)  # already in order: no sort (~3 ms for 100k ids)
     order = np.argsort(ids, kind="stable")
     at, found = _in_sorted(ids[order], targets)
     return order[at], found

@@ -109,3 +109,15 @@ def test_supersede_and_delete_after_the_index_is_cached_show_in_the_very_next_se
         assert search.search("t", "u", f"fact {size + 1}", 1)[0][0].text == f"fact {size + 1}"
         assert search.stages["load"] == 1, size  # every change above updated the cached index
         store.close()
+
+
+def test_rows_are_found_by_id_whether_or_not_they_are_in_id_order() -> None:
+    # Facts whose vectors arrive later are appended out of id order.
+    for ids in ([2, 5, 9], [5, 2, 9]):
+        index = UserIndex(np.array(ids, dtype=np.int64), np.eye(3, DIM, dtype=np.float32), {}, dense=True)
+        where, found = index.positions(np.array([9, 2, 7], dtype=np.int64))
+        assert found.tolist() == [True, True, False]
+        assert [ids[i] for i in where[found]] == [9, 2]
+        later = index.appended(np.array([4], dtype=np.int64), np.ones((1, DIM), dtype=np.float32))
+        where, found = later.positions(np.array([4, 5], dtype=np.int64))
+        assert found.all() and later.ids[where].tolist() == [4, 5]
