@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
 from .handlers import HANDLERS, Call, Services
 from .inspector import Inspector
+from .not_offered import NotOfferedRoutes
 from .pipeline import Pipeline
 from .quota import QuotaMeter
 from .request_checks import (
@@ -57,6 +59,7 @@ class MemorySyncApp:
         self.spec = spec
         self.keys = keys
         self.services = services
+        self.not_offered = NotOfferedRoutes(spec.document)
         missing = {op.operation_id for op in spec.operations} - set(HANDLERS)
         if missing:
             raise RuntimeError(f"openapi.yaml has operations without a handler: {sorted(missing)}")
@@ -102,6 +105,7 @@ class MemorySyncApp:
     async def _dispatch(self, request: Request) -> Response:
         raw = request.scope.get("raw_path") or request.scope["path"].encode()
         raw_path = raw.decode("latin-1").split("?", 1)[0]
+        self.not_offered.refuse(request.method, raw_path)
         matches = list(self.spec.match(raw_path))
         if not matches:
             raise ApiError(
@@ -137,14 +141,13 @@ class MemorySyncApp:
                     errors.append({"loc": loc, "msg": f"{param.name} is required", "type": "missing"})
                 continue
             value: Any = source[lookup]
-            if param.schema.get("type") == "integer":
-                try:
-                    value = int(value.strip()) if value.strip().lstrip("+-").isdigit() else int("x")
-                except ValueError:
-                    errors.append(
-                        {"loc": loc, "msg": f"{param.name} must be an integer", "type": "int_parsing"}
-                    )
-                    continue
+            number = _INTEGER.fullmatch(value.strip())
+            if number and (param.schema.get("type") == "integer" or _may_be_integer(param.schema)):
+                # `7`, `+7` and `7.0` are the integer 7 (JSON Schema counts 7.0 as an integer).
+                value = int(number.group(1))
+            elif param.schema.get("type") == "integer":
+                errors.append({"loc": loc, "msg": f"{param.name} must be an integer", "type": "int_parsing"})
+                continue
             errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
             values[param.location][lookup] = value
         # Unknown body fields are removed before anything acts on the body; every answer from
@@ -158,7 +161,11 @@ class MemorySyncApp:
             if "x-project-id" in headers:
                 check_project(key, headers["x-project-id"])
             call = Call(
-                key=key, body=_integral(body), path=path, query=values["query"], headers=values["header"]
+                key=key,
+                body=_integral(body),
+                path={**path, **values["path"]},
+                query=values["query"],
+                headers=values["header"],
             )
             # The handler and the encoding of its answer run on a worker thread: the event loop,
             # which every request shares, never waits for one request's work.
@@ -280,6 +287,13 @@ def _integral(value: Any) -> Any:
     if isinstance(value, list):
         return [_integral(v) for v in value]
     return value
+
+
+_INTEGER = re.compile(r"([+-]?[0-9]+)(?:\.0*)?", re.ASCII)
+
+
+def _may_be_integer(schema: dict[str, Any]) -> bool:
+    return "type" not in schema and any(b.get("type") == "integer" for b in schema.get("oneOf", ()))
 
 
 def _header_text(raw: bytes) -> str:

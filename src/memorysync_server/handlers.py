@@ -19,6 +19,7 @@ from .errors import ApiError, invalid
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
 from .search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
+from .spec import is_blank
 from .storage import Fact, NewState, NewTurn, Storage
 
 DEFAULT_K = 10
@@ -53,8 +54,20 @@ class Call:
         user = self.body["user_id"] if isinstance(self.body, dict) else self.path["user_id"]
         return tenant, user
 
-    def end_user(self) -> tuple[str, str]:
-        return self.key.tenant, self.headers["x-end-user-id"]
+    def end_user(self, body: Any = None) -> tuple[str, str]:
+        """(tenant, end user) of a legacy call: the ``X-End-User-ID`` header, else the
+        ``end_user_id`` of ``body`` (default: the request body); the header wins."""
+        user = self.headers.get("x-end-user-id")
+        body = self.body if body is None else body
+        if user is None and isinstance(body, dict) and isinstance(body.get("end_user_id"), str):
+            user = body["end_user_id"]
+        if user is None:
+            raise ApiError(
+                400,
+                "No end user: send the X-End-User-ID header naming the end user this call acts for "
+                "(or end_user_id in the body, where the route takes one).",
+            )
+        return self.key.tenant, user
 
 
 Handler = Callable[[Services, Call], tuple[int, Any]]
@@ -163,6 +176,25 @@ def list_memories(s: Services, call: Call) -> tuple[int, Any]:
     return 200, {"memories": [{k: wire.fact(f)[k] for k in keys} for f in facts], "total": total}
 
 
+def memory_status(s: Services, call: Call) -> tuple[int, Any]:
+    # Not metered (openapi.yaml): clients poll it while they wait for a write.
+    tenant, user = call.end_user()
+    asked = call.path["memory_id"]  # the number, or its validated `m_<n>` form
+    number = asked if isinstance(asked, int) else int(asked[2:])
+    found = s.store.facts.get(tenant, user, [number]) if number <= wire.INT64_MAX else []
+    if not found:
+        raise ApiError(
+            404, f"memory {number} is not visible to the caller (no such memory for this end user)."
+        )
+    # Extraction and storage run inline: a memory that can be read is already searchable.
+    return 200, {
+        "memory_id": number,
+        "searchable": True,
+        "processing_status": "completed",
+        "created_at": wire.timestamp(found[0].created_at),
+    }
+
+
 def add_memory(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
     body = call.body
@@ -218,6 +250,10 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
     extract = body.get("extract", True)
     turns = [(turn, _role(turn["role"])) for turn in body["turns"]]
 
+    def extracts(turn: dict[str, Any], role: str) -> bool:
+        # A blank turn (an assistant's tool call, an empty user message) is stored, not extracted.
+        return extract and role in USER_ROLES and not is_blank(turn["content"])
+
     def find(turn: dict[str, Any], role: str) -> Any:
         return s.store.turns.find(
             tenant,
@@ -244,7 +280,7 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
     plans = {
         i: plan(turn, role)
         for i, (turn, role) in enumerate(turns)
-        if extract and role in USER_ROLES and find(turn, role) is None
+        if extracts(turn, role) and find(turn, role) is None
     }
     items, request_ids = [], []
     with s.store.transaction():
@@ -265,7 +301,7 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
                 ),
             )
             items.append({**wire.turn(stored), "created": created})
-            if created and extract and role in USER_ROLES:
+            if created and extracts(turn, role):
                 # Planned here only if the turn vanished since the check.
                 turn_plan = plans.get(i) or plan(turn, role, outside_tx=False)
                 s.pipeline.commit_turn(
@@ -419,6 +455,25 @@ def search_state(s: Services, call: Call) -> tuple[int, Any]:
     return 200, {"items": items, "total": len(ranked)}
 
 
+def list_state_namespaces(s: Services, call: Call) -> tuple[int, Any]:
+    tenant, user = call.tenant_user()
+    if not _admit(s, call, "reads"):
+        return 200, {"namespaces": []}
+    b = call.body
+    found = s.store.state.namespaces(tenant, user, source=b.get("source", "api"), prefix=b.get("prefix"))
+    depth = b.get("max_depth")
+    if depth is not None:
+        # Cutting keeps the order (a sorted list's prefixes are sorted); equal cuts are adjacent.
+        cut: list[list[str]] = []
+        for namespace in found:
+            head = namespace[:depth]
+            if not cut or cut[-1] != head:
+                cut.append(head)
+        found = cut
+    offset, limit = b.get("offset", 0), b.get("limit", 100)
+    return 200, {"namespaces": found[offset : offset + limit]}
+
+
 def delete_state(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     b = call.body
@@ -436,6 +491,7 @@ HANDLERS: dict[str, Handler] = {
         recall,
         query_memories,
         list_memories,
+        memory_status,
         add_memory,
         forget_memories,
         append_history,
@@ -445,6 +501,7 @@ HANDLERS: dict[str, Handler] = {
         get_state,
         list_state,
         search_state,
+        list_state_namespaces,
         delete_state,
     )
 }

@@ -20,6 +20,7 @@ OPERATIONS = {
     "recall": ("post", "/v1/memory/recall", "memory"),
     "query_memories": ("post", "/v1/memory/query", "memory"),
     "list_memories": ("get", "/v1/memory/{tenant_id}/{user_id}/list", "memory"),
+    "memory_status": ("get", "/v1/memory/status/{memory_id}", "memory"),
     "add_memory": ("post", "/memory/add", "memory"),
     "forget_memories": ("delete", "/memory/forget", "memory"),
     "append_history": ("post", "/v1/history/append", "history"),
@@ -29,6 +30,7 @@ OPERATIONS = {
     "get_state": ("post", "/v1/state/get", "state"),
     "list_state": ("post", "/v1/state/list", "state"),
     "search_state": ("post", "/v1/state/search", "state"),
+    "list_state_namespaces": ("post", "/v1/state/namespaces", "state"),
     "delete_state": ("post", "/v1/state/delete", "state"),
 }
 

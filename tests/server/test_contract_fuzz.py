@@ -17,6 +17,7 @@ exactly the top-level fields the operation does not declare, and no answer names
 from __future__ import annotations
 
 import copy
+import re
 import shutil
 import tempfile
 import urllib.parse
@@ -72,6 +73,24 @@ def _linked_spec() -> dict[str, Any]:
         "DeletePutRecord": {
             "operationId": "delete_state",
             "requestBody": {**same_record, "keys": ["$response.body#/item/key"]},
+        },
+    }
+    paths["/v1/state/put"]["post"]["responses"]["200"]["links"]["NamespacesOfPut"] = {
+        "operationId": "list_state_namespaces",
+        "requestBody": {
+            "tenant_id": "$request.body#/tenant_id",
+            "user_id": "$request.body#/user_id",
+            "source": "$response.body#/item/source",
+            "prefix": "$response.body#/item/namespace",
+        },
+    }
+    paths["/memory/add"]["post"]["responses"]["200"]["links"] = {
+        "StatusOfAdded": {
+            "operationId": "memory_status",
+            "parameters": {
+                "path.memory_id": "$response.body#/id",
+                "header.X-End-User-ID": "$request.header.X-End-User-ID",
+            },
         },
     }
     session = {
@@ -246,7 +265,8 @@ def test_contract_postgres(case: Any, postgres_app: Any) -> None:
 
 def _workflow(schema: Any, prefix: str) -> Any:
     class Workflow(schema.as_state_machine()):  # type: ignore[misc]
-        """Follows the links: put -> get/delete of the same record, append -> list/delete of the session."""
+        """Follows the links: put -> get/delete of the same record and the namespaces under it,
+        append -> list/delete of the session, add -> status of the stored memory."""
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"headers": AUTH}
@@ -303,7 +323,8 @@ def test_stateful_links_deep() -> None:
 def test_missing_key_is_401_on_every_operation() -> None:
     """The auth check in the fuzz run probes this too; here it is spelled out once per operation."""
     for operation in (r.ok() for r in default_schema.get_all_operations()):
-        params = {"tenant_id": TENANT, "user_id": "u"} if "{" in operation.path else None
+        names = re.findall(r"{([^}]+)}", operation.path)
+        params = {name: {"tenant_id": TENANT, "memory_id": 1}.get(name, "u") for name in names} or None
         case = operation.Case(path_parameters=params, headers={})
         response = case.call()
         assert response.status_code == 401, (operation.label, response.text)

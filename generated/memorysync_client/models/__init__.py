@@ -27,9 +27,12 @@ from .limit_exceeded import LimitExceeded
 from .limit_exceeded_error import LimitExceededError
 from .list_history_request import ListHistoryRequest
 from .list_history_response import ListHistoryResponse
+from .list_state_namespaces_request import ListStateNamespacesRequest
 from .list_state_request import ListStateRequest
 from .memory import Memory
 from .memory_list import MemoryList
+from .memory_status import MemoryStatus
+from .memory_status_processing_status import MemoryStatusProcessingStatus
 from .metadata import Metadata
 from .project import Project
 from .put_state_request import PutStateRequest
@@ -45,6 +48,7 @@ from .search_state_request import SearchStateRequest
 from .state_item import StateItem
 from .state_item_value import StateItemValue
 from .state_list import StateList
+from .state_namespaces import StateNamespaces
 from .stored_memory import StoredMemory
 from .stored_metadata import StoredMetadata
 from .too_many_requests_body import TooManyRequestsBody
@@ -80,9 +84,12 @@ __all__ = (
     "LimitExceededError",
     "ListHistoryRequest",
     "ListHistoryResponse",
+    "ListStateNamespacesRequest",
     "ListStateRequest",
     "Memory",
     "MemoryList",
+    "MemoryStatus",
+    "MemoryStatusProcessingStatus",
     "Metadata",
     "Project",
     "PutStateRequest",
@@ -98,6 +105,7 @@ __all__ = (
     "StateItem",
     "StateItemValue",
     "StateList",
+    "StateNamespaces",
     "StoredMemory",
     "StoredMetadata",
     "TooManyRequestsBody",

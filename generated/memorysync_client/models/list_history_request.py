@@ -19,7 +19,7 @@ class ListHistoryRequest:
         user_id (str): The end user the rows belong to.
         session_id (str):
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`.
-        limit (int | Unset): At most this many turns; `0` means all. Default: 0.
+        limit (int | Unset): Only the latest this many turns (still oldest first); `0` means all. Default: 0.
     """
 
     tenant_id: str

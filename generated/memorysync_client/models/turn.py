@@ -19,7 +19,8 @@ class Turn:
 
     Attributes:
         role (str): Who spoke; stored lower-cased, `human` becomes `user` and `ai` becomes `assistant`.
-        content (str): Non-empty after trimming; at most 16,000 characters.
+        content (str): Stored exactly as given, and may be empty (an assistant turn that only called a tool has no
+            text); at most 16,000 characters. A blank user turn extracts nothing.
         seq (int | Unset): Position in the session; orders the transcript.
         occurred_at (datetime.datetime | Unset):
         payload (Any | Unset): Any JSON value kept with the turn; at most 16 KiB as compact UTF-8 JSON.

@@ -241,7 +241,8 @@ class TurnStore(Protocol):
     def page(
         self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
     ) -> tuple[list[Turn], int]:
-        """In seq order (turns without seq last, then by id); ``limit`` 0 means all."""
+        """In seq order (turns without seq last, then by id); with ``limit`` > 0 only the last
+        ``limit`` of that order (the latest turns), still oldest first; 0 means all."""
         ...
 
     def ids(
@@ -278,6 +279,13 @@ class StateStore(Protocol):
         with_vectors: bool = False,
     ) -> list[StateRow]:
         """Every record under ``prefix`` (segment-wise), most recently updated first."""
+        ...
+
+    def namespaces(
+        self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
+    ) -> list[list[str]]:
+        """The distinct namespaces holding at least one record under ``prefix`` (segment-wise),
+        sorted segment by segment."""
         ...
 
     def ids(

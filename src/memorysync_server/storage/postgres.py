@@ -698,11 +698,12 @@ class PostgresTurns:
             params.append(source)
         with self._db.snapshot() as conn:
             total = conn.execute(f"SELECT count(*) AS n FROM history WHERE {where}", _enc(params)).fetchone()
+            # The latest `limit` turns (the transcript's tail), handed back oldest first.
             rows = conn.execute(
-                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL, seq, id LIMIT %s",
+                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL DESC, seq DESC, id DESC LIMIT %s",
                 (*_enc(params), limit if limit > 0 else None),
             ).fetchall()
-        return [_turn(_row(r)) for r in rows], int(total["n"] if total else 0)
+        return [_turn(_row(r)) for r in reversed(rows)], int(total["n"] if total else 0)
 
     def ids(
         self,
@@ -827,6 +828,17 @@ class PostgresState:
             f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
         )
         return [_state(row, with_vector=with_vectors) for row in rows]
+
+    def namespaces(
+        self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
+    ) -> list[list[str]]:
+        where = "tenant = %s AND user_id = %s AND source = %s"
+        params: list[Any] = [tenant, user_id, source]
+        if prefix:
+            where += " AND starts_with(ns_path, %s)"
+            params.append(ns_path(prefix))
+        rows = self._db.all(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
+        return sorted(json.loads(row["namespace"]) for row in rows)
 
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None

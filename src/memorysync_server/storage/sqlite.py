@@ -568,11 +568,12 @@ class SqliteTurns:
             params.append(source)
         with self._db.reading() as conn:
             total = conn.execute(f"SELECT COUNT(*) FROM history WHERE {where}", params).fetchone()[0]
+            # The latest `limit` turns (the transcript's tail), handed back oldest first.
             rows = conn.execute(
-                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL, seq, id LIMIT ?",
+                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL DESC, seq DESC, id DESC LIMIT ?",
                 (*params, limit if limit > 0 else -1),
             ).fetchall()
-        return [_turn(row) for row in rows], int(total)
+        return [_turn(row) for row in reversed(rows)], int(total)
 
     def ids(
         self,
@@ -715,6 +716,18 @@ class SqliteState:
             params.extend([len(p.encode("utf-8")), p])
         rows = self._db.read(f"SELECT * FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params)
         return [_state(row, with_vector=with_vectors) for row in rows]
+
+    def namespaces(
+        self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
+    ) -> list[list[str]]:
+        where = "tenant = ? AND user_id = ? AND source = ?"
+        params: list[Any] = [tenant, user_id, source]
+        if prefix:
+            p = ns_path(prefix)
+            where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
+            params.extend([len(p.encode("utf-8")), p])
+        rows = self._db.read(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
+        return sorted(json.loads(row["namespace"]) for row in rows)
 
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None

@@ -112,7 +112,8 @@ def sync_detailed(
 ]:
     """Read a session transcript, oldest first
 
-     Turns are ordered by `seq` when they have one, otherwise by arrival.
+     Turns are ordered by `seq` when they have one, otherwise by arrival. With `limit`, the
+    answer is the latest `limit` turns of that order, oldest first; `total` counts them all.
 
     Args:
         x_project_id (str | Unset):
@@ -146,7 +147,8 @@ def sync(
 ) -> ErrorBody | ListHistoryResponse | TooManyRequestsBody | ValidationErrorBody | None:
     """Read a session transcript, oldest first
 
-     Turns are ordered by `seq` when they have one, otherwise by arrival.
+     Turns are ordered by `seq` when they have one, otherwise by arrival. With `limit`, the
+    answer is the latest `limit` turns of that order, oldest first; `total` counts them all.
 
     Args:
         x_project_id (str | Unset):
@@ -177,7 +179,8 @@ async def asyncio_detailed(
 ]:
     """Read a session transcript, oldest first
 
-     Turns are ordered by `seq` when they have one, otherwise by arrival.
+     Turns are ordered by `seq` when they have one, otherwise by arrival. With `limit`, the
+    answer is the latest `limit` turns of that order, oldest first; `total` counts them all.
 
     Args:
         x_project_id (str | Unset):
@@ -209,7 +212,8 @@ async def asyncio(
 ) -> ErrorBody | ListHistoryResponse | TooManyRequestsBody | ValidationErrorBody | None:
     """Read a session transcript, oldest first
 
-     Turns are ordered by `seq` when they have one, otherwise by arrival.
+     Turns are ordered by `seq` when they have one, otherwise by arrival. With `limit`, the
+    answer is the latest `limit` turns of that order, oldest first; `total` counts them all.
 
     Args:
         x_project_id (str | Unset):
