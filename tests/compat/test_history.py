@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.compat.driver import Sdk
 
 
@@ -50,7 +48,6 @@ def test_append_then_list_gives_back_the_transcript_as_sent(sdk: Sdk) -> None:
     assert facts[0]["metadata"]["channel"] == "web"
 
 
-@pytest.mark.xfail(strict=True, reason="server bug reported on the board: limit keeps the oldest turns")
 def test_a_limit_reads_the_latest_turns_oldest_first(sdk: Sdk) -> None:
     _append(sdk)
     latest = sdk.list_history(tenant_id=sdk.tenant_id, user_id="alice", session_id="s-1", limit=2)
@@ -58,7 +55,6 @@ def test_a_limit_reads_the_latest_turns_oldest_first(sdk: Sdk) -> None:
     assert latest["total"] == 3
 
 
-@pytest.mark.xfail(strict=True, reason="server bug reported on the board: an empty content is refused")
 def test_a_turn_with_empty_content_is_stored_as_given(sdk: Sdk) -> None:
     appended = sdk.append_history(
         tenant_id=sdk.tenant_id,
