@@ -239,8 +239,8 @@ class _CoarseBuild:
 
 
 class UserIndex:
-    """One user's facts in memory: ids (ascending), vectors, the coarse projection large users
-    are scanned with first, and which facts are superseded by which."""
+    """One user's facts in memory: ids (in id order unless some vectors came late), vectors, the
+    coarse projection large users are scanned with first, and which facts are superseded by which."""
 
     def __init__(self, ids: np.ndarray, matrix: np.ndarray, superseded: dict[int, int], dense: bool) -> None:
         self.size = len(ids)
@@ -250,30 +250,24 @@ class UserIndex:
         self.basis: np.ndarray | None = None
         self._build: _CoarseBuild | None = None
         self._sorted: tuple[np.ndarray | None, np.ndarray] | None = None
+        self._pairs: tuple[dict[int, int], np.ndarray, np.ndarray] | None = None
         self.superseded = superseded
         self.dense = dense
         self._start_build()
 
-    @property
-    def superseded(self) -> dict[int, int]:
-        """Older fact id -> the id of the newer fact that superseded it."""
-        return self._superseded
-
-    @superseded.setter
-    def superseded(self, value: dict[int, int]) -> None:
-        self._superseded = value
-        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
-
     def superseded_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """``superseded`` as two arrays (older ids ascending, their superseders), built once per
         change instead of once per search."""
-        pairs = self._pairs
-        if pairs is None:
-            old = np.fromiter(self._superseded.keys(), dtype=np.int64, count=len(self._superseded))
-            new = np.fromiter(self._superseded.values(), dtype=np.int64, count=len(self._superseded))
+        source = self.superseded
+        cached = self._pairs
+        # Kept with the mapping they came from (a change assigns a new one), so a search racing
+        # a change never keeps stale pairs.
+        if cached is None or cached[0] is not source:
+            old = np.fromiter(source.keys(), dtype=np.int64, count=len(source))
+            new = np.fromiter(source.values(), dtype=np.int64, count=len(source))
             order = np.argsort(old)
-            pairs = self._pairs = (old[order], new[order])
-        return pairs
+            cached = self._pairs = (source, old[order], new[order])
+        return cached[1], cached[2]
 
     def positions(self, fact_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Row positions of ``fact_ids`` and which of them this index holds (the ids' sort order
