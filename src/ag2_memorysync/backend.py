@@ -14,6 +14,7 @@ from memorysync_client.api.history import append_history, list_history
 from memorysync_client.api.memory import add_memory, query_memories, recall
 from memorysync_client.api.org import list_projects
 from memorysync_client.models import (
+    AddMemoryAccepted,
     AddMemoryRequest,
     AddMemorySkipped,
     AppendHistoryRequest,
@@ -43,7 +44,8 @@ class MemoryHit:
 
 @dataclass(frozen=True)
 class SaveResult:
-    """What :meth:`MemorySyncCapability.save` did: ``stored`` or ``skipped`` (with the reason)."""
+    """What :meth:`MemorySyncCapability.save` did: ``stored``, ``skipped`` (with the reason), or
+    ``accepted`` (the server took it without saying what it kept, as over a silent plan limit)."""
 
     status: str
     memory_ids: list[str] = field(default_factory=list)
@@ -115,6 +117,9 @@ class Backend:
         answer = await acall(
             add_memory.asyncio_detailed, client=self.connection.client, body=body, x_end_user_id=self.user_id
         )
+        if isinstance(answer, AddMemoryAccepted):
+            # The server took it without saying what it kept (a plan limit in silent mode).
+            return SaveResult(status="accepted")
         if isinstance(answer, AddMemorySkipped):
             return SaveResult(
                 status="skipped",

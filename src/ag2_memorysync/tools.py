@@ -79,6 +79,8 @@ def search_failed(exc: BaseException) -> str:
 def save_answer(result: SaveResult) -> str:
     if result.status == "stored":
         return "Saved to memory."
+    if result.status == "accepted":
+        return "Accepted."
     if result.reason == "already_ingested":
         return "That is already remembered."
     return "Nothing worth remembering was found in that."

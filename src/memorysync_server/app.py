@@ -18,12 +18,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from . import handlers, memory_api
 from .auth import KeyRing, check_project
 from .backfill import Backfill
 from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
 from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
-from .handlers import HANDLERS, Call, Services
+from .handlers import Call, Handler, Services
 from .inspector import Inspector
 from .not_offered import NotOfferedRoutes
 from .pipeline import Pipeline
@@ -43,6 +44,9 @@ from .supersede import Superseder
 from .unknown_fields import FieldPath, hint_misspelt, report, strip_unknown
 
 log = logging.getLogger("memorysync_server")
+
+# The route table: operationId (openapi.yaml) -> handler.
+HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **memory_api.HANDLERS}
 
 _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 
@@ -178,7 +182,7 @@ class MemorySyncApp:
 
     def _answer(self, operation_id: str, call: Call) -> Response:
         status, payload = HANDLERS[operation_id](self.services, call)
-        return JSONResponse(payload, status_code=status)
+        return JSONResponse(payload, status_code=status, headers=call.reply_headers or None)
 
     async def _body(
         self, op: Operation, request: Request, errors: list[dict[str, Any]], ignored: list[FieldPath]

@@ -95,13 +95,55 @@ def _message(error: ValidationError) -> str:
         and "session_id" in error.instance
     ):
         return "give exactly one of 'session_id' or 'ids', not both"
+    selector = _forget_selector(error.instance) if v == "oneOf" and isinstance(error.instance, dict) else None
+    if selector is not None:
+        return selector
+    if v == "not" and isinstance(error.schema, dict) and isinstance(error.schema.get("description"), str):
+        # A field openapi.yaml declares only to refuse it (e.g. a memory's text on an edit).
+        return error.schema["description"]
     return error.message if len(error.message) <= 300 else error.message[:297] + "..."
+
+
+def _forget_selector(body: dict[str, Any]) -> str | None:
+    """What is wrong with the selector of a forget (memory_ids or filters), if that is the problem."""
+    if {"memory_ids", "filters"} <= body.keys():
+        return "give exactly one of 'memory_ids' or 'filters', not both"
+    if body.get("filters") == {}:
+        return (
+            "An empty filter would delete every memory; name at least one of source, event_type, tags, "
+            'before, after (to clear everything, use a wide one such as {"before": "<now>"}).'
+        )
+    if "memory_ids" not in body and "filters" not in body and body.keys() <= {"reason", "dry_run"}:
+        return "give one of 'memory_ids' (the ids to delete) or 'filters' (what the memories to delete match)"
+    return None
+
+
+def _chosen(error: ValidationError) -> list[ValidationError]:
+    """A oneOf/anyOf the body plainly chose a branch of (it has that branch's required fields and
+    none that the branch excludes) reports that branch's own problems ("filters.before is not a
+    date-time") instead of "not valid under any of the given schemas"."""
+    if error.validator not in ("oneOf", "anyOf") or not error.context or not isinstance(error.instance, dict):
+        return [error]
+    if _forget_selector(error.instance) is not None:
+        return [error]
+    by_branch: dict[Any, list[ValidationError]] = {}
+    for sub in error.context:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+
+    def selects(problems: list[ValidationError]) -> bool:
+        # Problems of presence on the object itself mean the body did not choose this branch.
+        return not any(p.validator in ("required", "not") and p.path == error.path for p in problems)
+
+    chosen = [problems for problems in by_branch.values() if selects(problems)]
+    if len(chosen) != 1:
+        return [error]
+    return [leaf for sub in chosen[0] for leaf in _chosen(sub)]
 
 
 def validation_items(errors: list[ValidationError], prefix: list[str | int]) -> list[dict[str, Any]]:
     """FastAPI-style ``detail`` items, one per problem, located from ``prefix`` (e.g. ``["body"]``)."""
     items = []
-    for error in errors:
+    for error in (leaf for top in errors for leaf in _chosen(top)):
         loc: list[str | int] = [*prefix, *error.absolute_path]
         if error.validator == "required":
             # jsonschema reports a missing field on its parent; FastAPI reports it on the field.

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import wire
 from .auth import Key, check_tenant
 from .backfill import Backfill
 from .errors import ApiError, invalid
+from .event_types import FILTER_POOL, narrow
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
 from .search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
@@ -47,6 +48,8 @@ class Call:
     path: dict[str, str]
     query: dict[str, Any]
     headers: dict[str, str]
+    # Headers the handler wants on its answer (e.g. what it dropped from the request).
+    reply_headers: dict[str, str] = field(default_factory=dict)
 
     def tenant_user(self) -> tuple[str, str]:
         tenant = self.body["tenant_id"] if isinstance(self.body, dict) else self.path["tenant_id"]
@@ -149,7 +152,11 @@ def _ranked(s: Services, call: Call, *, gated: bool = False) -> list[tuple[Fact,
         return None
     k = call.body.get("k", DEFAULT_K)
     rank = s.search.recall if gated else s.search.search
-    return rank(tenant, user, call.body["prompt"], k)
+    wanted = narrow(s.store, tenant, call.body.get("types"), call.reply_headers)
+    if wanted is None:
+        return rank(tenant, user, call.body["prompt"], k)
+    ranked = rank(tenant, user, call.body["prompt"], max(k, FILTER_POOL))
+    return [(fact, score) for fact, score in ranked if fact.event_type in wanted][:k]
 
 
 def recall(s: Services, call: Call) -> tuple[int, Any]:
@@ -193,46 +200,6 @@ def memory_status(s: Services, call: Call) -> tuple[int, Any]:
         "processing_status": "completed",
         "created_at": wire.timestamp(found[0].created_at),
     }
-
-
-def add_memory(s: Services, call: Call) -> tuple[int, Any]:
-    tenant, user = call.end_user()
-    body = call.body
-    ref = body.get("client_ref")
-    already = {"status": "skipped", "reason": "already_ingested"}
-    if ref is not None:
-        earlier = s.store.receipts.client_ref(tenant, user, ref)
-        if earlier is not None:
-            return 200, {**already, "memory_ids": earlier}
-    if not _admit(s, call, "adds"):
-        return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
-    drafts = s.pipeline.extract(body["text"], explicit=True, scope=(tenant, user))
-    source = body.get("source", "api")
-    meta = fact_metadata(body.get("metadata"), session_id=body.get("session_id"), write_origin="explicit")
-    with s.store.transaction():
-        if ref is not None:
-            # A concurrent request with the same ref may have landed since the check above.
-            earlier = s.store.receipts.client_ref(tenant, user, ref)
-            if earlier is not None:
-                return 200, {**already, "memory_ids": earlier}
-        ids = s.pipeline.store_facts(tenant, user, drafts, source=source, metadata=meta)
-        if not ids:
-            # Every fact already known: answer with the stored one rather than pretend nothing is there.
-            existing = [s.store.facts.find_by_text(tenant, user, text) for text in drafts.texts]
-            ids = [row.id for row in existing if row is not None]
-        if ref is not None and ids:
-            s.store.receipts.record_client_ref(tenant, user, ref, ids)
-        if not ids:
-            return 200, {"status": "skipped", "reason": "no_high_value_content", "memory_ids": []}
-        first = s.store.facts.get(tenant, user, [ids[0]])[0]
-    return 200, {k: wire.fact(first)[k] for k in ("id", "text", "source", "metadata", "created_at")}
-
-
-def forget_memories(s: Services, call: Call) -> tuple[int, Any]:
-    tenant, user = call.end_user()
-    ids = [n for n in (wire.id_number(v) for v in call.body["memory_ids"]) if n is not None]
-    deleted = s.store.facts.delete(tenant, user, ids, dry_run=call.body.get("dry_run", False))
-    return 200, {"deleted_ids": [wire.memory_id(n) for n in deleted]}
 
 
 # ---- history --------------------------------------------------------------------------------
@@ -492,8 +459,6 @@ HANDLERS: dict[str, Handler] = {
         query_memories,
         list_memories,
         memory_status,
-        add_memory,
-        forget_memories,
         append_history,
         list_history,
         delete_history,

@@ -94,6 +94,16 @@ class Drafts:
 
 
 @dataclass(frozen=True)
+class Labels:
+    """What a caller may set on the facts of an explicit write besides their metadata."""
+
+    tags: tuple[str, ...] = ()
+    importance: float | None = None
+    event_type: str = "fact"
+    actor: str | None = None  # None: the server's own extraction
+
+
+@dataclass(frozen=True)
 class TurnPlan:
     """What ingesting one turn will do, decided and computed outside the transaction."""
 
@@ -166,10 +176,22 @@ class Pipeline:
         source: str,
         metadata: dict[str, Any],
         origin: Origin | None = None,
+        labels: Labels | None = None,
     ) -> list[int]:
         """Stores each fact once per user: a fact the user already has is not stored again."""
+        labels = labels or Labels()
         new = [
-            NewFact(text=text, source=source, metadata=metadata, vector=vector, origin=origin)
+            NewFact(
+                text=text,
+                source=source,
+                metadata=metadata,
+                vector=vector,
+                origin=origin,
+                tags=list(labels.tags),
+                importance=labels.importance,
+                event_type=labels.event_type,
+                actor=labels.actor,
+            )
             for text, vector in zip(drafts.texts, drafts.vectors, strict=True)
         ]
         if self.superseder is None or not new:

@@ -9,7 +9,8 @@ vectors cached in memory. Four modes (``SEARCH_MODES``):
   ``lex`` is the fact's BM25 relative to the best lexical match, so scores stay in [0, 1].
 - ``bm25``: BM25 alone, the baseline.
 
-In every mode a fact marked ``superseded_by`` a newer one ranks just below it. Users with more
+In every mode a fact marked ``superseded_by`` a newer one ranks just below it, and (except
+``bm25``) a fact's importance moves its score a little (``weighted_by_importance``). Users with more
 than EXACT_SCAN_ROWS facts are scanned in two stages (a 64-wide projection, then exact scores).
 """
 
@@ -55,6 +56,10 @@ STATE_RELATIVE = 0.35
 HYBRID_WEIGHT = 0.15
 # A superseded fact scores at most this share of its superseder's score.
 SUPERSEDED_RATIO = 0.98
+# Importance (0..1, set by writes and moved by feedback) scales a score by at most this share
+# either way; 0.5, and a fact whose importance was never set, leave it as it is.
+IMPORTANCE_WEIGHT = 0.2
+NEUTRAL_IMPORTANCE = 0.5
 # Users with more facts than this are scanned in two stages: a COARSE_DIMS-wide projection picks
 # COARSE_CANDIDATES rows, whose full vectors are then scored exactly.
 EXACT_SCAN_ROWS = 20_000
@@ -242,8 +247,17 @@ class UserIndex:
     """One user's facts in memory: ids (in id order unless some vectors came late), vectors, the
     coarse projection large users are scanned with first, and which facts are superseded by which."""
 
-    def __init__(self, ids: np.ndarray, matrix: np.ndarray, superseded: dict[int, int], dense: bool) -> None:
+    def __init__(
+        self,
+        ids: np.ndarray,
+        matrix: np.ndarray,
+        superseded: dict[int, int],
+        dense: bool,
+        importance: dict[int, float] | None = None,
+    ) -> None:
         self.size = len(ids)
+        self.importance: dict[int, float] = importance or {}
+        self._weights: tuple[dict[int, float], np.ndarray, np.ndarray] | None = None
         self._ids = ids
         self._matrix = matrix
         self._coarse: np.ndarray | None = None
@@ -254,6 +268,21 @@ class UserIndex:
         self.superseded = superseded
         self.dense = dense
         self._start_build()
+
+    def importance_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``importance`` (fact id -> importance, for the facts whose importance was ever set) as
+        (fact ids, importances), built once per change, not per search."""
+        source = self.importance
+        cached = self._weights
+        # Kept with the mapping they came from (a change assigns a new one), like the pairs below.
+        if cached is None or cached[0] is not source:
+            count = len(source)
+            cached = self._weights = (
+                source,
+                np.fromiter(source.keys(), dtype=np.int64, count=count),
+                np.fromiter(source.values(), dtype=np.float32, count=count),
+            )
+        return cached[1], cached[2]
 
     def superseded_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """``superseded`` as two arrays (older ids ascending, their superseders), built once per
@@ -407,6 +436,14 @@ class FactSearch:
                     else:
                         superseded[old] = new
                 index.superseded = superseded
+            if change.importance:
+                importance = dict(index.importance)
+                for fact_id, value in change.importance.items():
+                    if value is None:
+                        importance.pop(fact_id, None)
+                    else:
+                        importance[fact_id] = value
+                index.importance = importance
             self._cache[key] = index
 
     def _refresh_stale_vectors(self, tenant: str, user_id: str) -> None:
@@ -444,7 +481,13 @@ class FactSearch:
         # Hashed prompts touch few features: column-major lets the lexical mode read only those
         # columns. Dense sentence vectors use every column, so rows stay contiguous.
         matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)
-        index = UserIndex(ids, matrix, self.store.facts.superseded(tenant, user_id), self.dense)
+        index = UserIndex(
+            ids,
+            matrix,
+            self.store.facts.superseded(tenant, user_id),
+            self.dense,
+            self.store.facts.importance(tenant, user_id),
+        )
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
             if self._generation.get(key, 0) == generation:
@@ -529,6 +572,8 @@ class FactSearch:
             if lexical:
                 rows, scores = _boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]
+        if index.importance:
+            scores = weighted_by_importance(ids, scores, *index.importance_arrays())
         if index.superseded:
             scores = _below_superseders(ids, scores, *index.superseded_pairs())
         return ids, scores, as_written
@@ -682,6 +727,24 @@ def _boosted(
     scores = scores.copy()
     scores[at] = scores[at] + boost * (1.0 - scores[at])
     return rows, scores
+
+
+def weighted_by_importance(
+    ids: np.ndarray, scores: np.ndarray, known: np.ndarray, values: np.ndarray
+) -> np.ndarray:
+    """``scores`` of the facts ``ids`` times ``1 + IMPORTANCE_WEIGHT * (importance - 0.5)``, kept
+    within [0, 1], for the facts ``known`` with importances ``values``: an important fact rises a
+    little, an unimportant one sinks a little, and a fact without importance (the usual case)
+    keeps its score."""
+    if len(known) == 0 or len(ids) == 0:
+        return scores
+    at, found = _locate(ids, known)
+    if not found.any():
+        return scores
+    at, factor = at[found], 1.0 + IMPORTANCE_WEIGHT * (values[found] - NEUTRAL_IMPORTANCE)
+    scores = scores.copy()
+    scores[at] = np.clip(scores[at] * factor, 0.0, 1.0)
+    return scores
 
 
 def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:

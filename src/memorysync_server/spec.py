@@ -227,6 +227,15 @@ def _rebase(node: Any) -> Any:
     return node
 
 
+def _path_regex(template: str, digits: set[str]) -> str:
+    """The raw-path regex of a path template; the ``digits`` parameters match digits only."""
+
+    def segment(m: re.Match[str]) -> str:
+        return "([0-9]+)" if m.group(1) in digits else "([^/]+)"
+
+    return "^" + re.sub(r"\\{([^}\\]+)\\}", segment, re.escape(template)) + "$"
+
+
 @lru_cache(maxsize=4)
 def load_spec(path: str | None = None) -> Spec:
     document = yaml.safe_load(Path(path or SPEC_PATH).read_text(encoding="utf-8"))
@@ -238,7 +247,14 @@ def load_spec(path: str | None = None) -> Spec:
             if method not in {"get", "post", "put", "patch", "delete"}:
                 continue
             names = tuple(re.findall(r"{([^}]+)}", path_template))
-            regex = "^" + re.sub(r"\\{[^}]+\\}", "([^/]+)", re.escape(path_template)) + "$"
+            # An integer path segment matches digits only, so /memory/export or PATCH /memory/forget
+            # reach their own route (or 404/405) instead of /memory/{memory_id}.
+            digits = {
+                p["name"]
+                for p in (_resolve(document, p) for p in raw.get("parameters", []))
+                if p["in"] == "path" and _resolve(document, p["schema"]).get("type") == "integer"
+            }
+            regex = _path_regex(path_template, digits)
             params = []
             for p in raw.get("parameters", []):
                 p = _resolve(document, p)

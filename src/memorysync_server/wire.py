@@ -41,6 +41,26 @@ def fact(f: Fact) -> dict[str, Any]:
     }
 
 
+def memory(f: Fact, score: float | None = None) -> dict[str, Any]:
+    """The ``Memory`` object of the legacy /memory/* routes (no summaries are made locally)."""
+    out = {
+        "id": f.id,
+        "text": f.text,
+        "summary": None,
+        "tags": f.tags,
+        "source": f.source,
+        "event_type": f.event_type,
+        "importance": f.importance,
+        "metadata": f.metadata,
+        "is_summary": False,
+        "created_at": timestamp(f.created_at),
+        "updated_at": timestamp(f.updated_at or f.created_at),
+    }
+    if score is not None:
+        out["score"] = score
+    return out
+
+
 def turn(t: Turn) -> dict[str, Any]:
     return {
         "id": row_id(t.id),

@@ -131,6 +131,19 @@ def _aim(case: Any) -> None:
         case.path_parameters["tenant_id"] = TENANT
     if case.headers is not None and _valid_id(case.headers.get("X-Project-ID")):
         case.headers["X-Project-ID"] = PROJECT
+    if _lacks_end_user(case):
+        case.headers = {**(case.headers or {}), "X-End-User-ID": "fuzz-user"}
+
+
+def _lacks_end_user(case: Any) -> bool:
+    """Where X-End-User-ID is optional the end user may come from the body instead; a case with
+    neither is a 400 (no end user) that the schema cannot express, so such cases get one."""
+    parameters = case.operation.definition.raw.get("parameters", [])
+    return (
+        any(p.get("$ref", "").endswith("/EndUserIdOptional") for p in parameters)
+        and "X-End-User-ID" not in (case.headers or {})
+        and not (isinstance(case.body, dict) and isinstance(case.body.get("end_user_id"), str))
+    )
 
 
 default_schema = _schema(DEFAULT_EXAMPLES)
@@ -269,7 +282,7 @@ def _workflow(schema: Any, prefix: str) -> Any:
         append -> list/delete of the session, add -> status of the stored memory."""
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
-            return {"headers": AUTH}
+            return {"headers": {**AUTH, "X-End-User-ID": "fuzz-user"} if _lacks_end_user(case) else AUTH}
 
         def validate_response(
             self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any

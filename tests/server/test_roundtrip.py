@@ -13,13 +13,30 @@ from memorysync_client.api.history import append_history, delete_history, list_h
 from memorysync_client.api.memory import (
     add_memory,
     add_turn,
+    batch_update_memories,
+    bulk_add_memories,
+    export_memories,
     forget_memories,
+    get_memory,
+    get_memory_history,
+    give_memory_feedback,
     list_memories,
+    memory_status,
     query_memories,
     recall,
+    retrieve_memories,
+    search_memories,
+    update_memory,
 )
 from memorysync_client.api.org import list_projects
-from memorysync_client.api.state import delete_state, get_state, list_state, put_state, search_state
+from memorysync_client.api.state import (
+    delete_state,
+    get_state,
+    list_state,
+    list_state_namespaces,
+    put_state,
+    search_state,
+)
 from memorysync_client.models import (
     AddMemoryRequest,
     AddMemorySkipped,
@@ -31,14 +48,26 @@ from memorysync_client.models import (
     DeleteHistoryResponse,
     DeleteStateRequest,
     DeleteStateResponse,
-    ForgetRequest,
-    ForgetResponse,
+    FeedbackRequest,
+    FeedbackResponse,
+    FeedbackSummarySignalCounts,
+    ForgetByFilter,
+    ForgetByIds,
     GetStateRequest,
     GetStateResponse,
     ListHistoryRequest,
     ListHistoryResponse,
+    ListStateNamespacesRequest,
     ListStateRequest,
+    Memory,
+    MemoryExport,
+    MemoryHistory,
     MemoryList,
+    MemoryQueryRequest,
+    MemoryQueryResponse,
+    MemoryRevisionDiff,
+    MemoryStatus,
+    MemoryUpdate,
     Metadata,
     Project,
     PutStateRequest,
@@ -51,13 +80,26 @@ from memorysync_client.models import (
     StateItem,
     StateItemValue,
     StateList,
-    StoredMemory,
+    StateNamespaces,
     StoredMetadata,
+)
+from memorysync_client.models import (
+    BatchUpdateRequest as BatchUpdate,
+)
+from memorysync_client.models import (
+    BatchUpdateResponse as BatchUpdated,
+)
+from memorysync_client.models import (
+    BulkAddRequest as BulkAdd,
+)
+from memorysync_client.models import (
+    BulkAddResponse as BulkAdded,
 )
 
 from memorysync_server import LocalServer
 
-FREE_FORM = (Metadata, StoredMetadata, StateItemValue)
+# Maps whose keys are data, not field names.
+FREE_FORM = (Metadata, StoredMetadata, StateItemValue, FeedbackSummarySignalCounts, MemoryRevisionDiff)
 Call = Callable[..., Awaitable[Any]]
 
 
@@ -77,7 +119,7 @@ def _no_unknown_fields(value: Any, where: str) -> None:
 
 
 async def _every_operation(call: Call, tenant: str) -> set[str]:
-    """One pass over all 15 operations; returns the operation names it exercised."""
+    """One pass over all 26 operations; returns the operation names it exercised."""
     seen: set[str] = set()
     user = {"tenant_id": tenant, "user_id": "round/trip user"}
 
@@ -105,27 +147,82 @@ async def _every_operation(call: Call, tenant: str) -> set[str]:
     await run(query_memories, QueryResponse, body=QueryRequest.from_dict({**user, "prompt": "vegan"}))
     listed = await run(list_memories, MemoryList, tenant_id=tenant, user_id=user["user_id"], limit=10)
     assert listed.total == 2
+    end_user = {"x_end_user_id": user["user_id"]}
     stored = await run(
         add_memory,
-        (StoredMemory, AddMemorySkipped),
-        body=AddMemoryRequest.from_dict({"text": "I always take the window seat", "client_ref": "rt-1"}),
-        x_end_user_id=user["user_id"],
+        (Memory, AddMemorySkipped),
+        body=AddMemoryRequest.from_dict(
+            {
+                "text": "I always take the window seat",
+                "client_ref": "rt-1",
+                "tags": ["travel"],
+                "importance": 0.7,
+            }
+        ),
+        **end_user,
     )
-    assert isinstance(stored, StoredMemory)
+    assert isinstance(stored, Memory) and stored.tags == ["travel"] and stored.importance == 0.7
     again = await run(
         add_memory,
-        (StoredMemory, AddMemorySkipped),
+        (Memory, AddMemorySkipped),
         body=AddMemoryRequest.from_dict({"text": "I always take the window seat", "client_ref": "rt-1"}),
-        x_end_user_id=user["user_id"],
+        **end_user,
     )
     assert isinstance(again, AddMemorySkipped) and again.memory_ids == [stored.id]
-    forgot = await run(
-        forget_memories,
-        ForgetResponse,
-        body=ForgetRequest.from_dict({"memory_ids": [stored.id]}),
-        x_end_user_id=user["user_id"],
+    bulk = await run(
+        bulk_add_memories,
+        BulkAdded,
+        body=BulkAdd.from_dict({"items": [{"text": "I play the violin", "event_type": "preference"}]}),
+        **end_user,
     )
-    assert forgot.deleted_ids == [f"m_{stored.id}"]
+    assert bulk.created == 1 and bulk.results and bulk.results[0].status == "created"
+    for op in (search_memories, retrieve_memories):
+        found = await run(
+            op, MemoryQueryResponse, body=MemoryQueryRequest.from_dict({"query": "window seat"}), **end_user
+        )
+        assert found.memories[0].id == stored.id and found.memories[0].score
+    status = await run(memory_status, MemoryStatus, memory_id=stored.id, **end_user)
+    assert status.searchable is True
+    got = await run(get_memory, Memory, memory_id=stored.id, **end_user)
+    assert got.text == stored.text
+    patched = await run(
+        update_memory,
+        Memory,
+        memory_id=stored.id,
+        body=MemoryUpdate.from_dict({"tags": ["seat"]}),
+        **end_user,
+    )
+    assert patched.tags == ["seat"]
+    batch = await run(
+        batch_update_memories,
+        BatchUpdated,
+        body=BatchUpdate.from_dict({"items": [{"memory_id": stored.id, "event_type": "preference"}]}),
+        **end_user,
+    )
+    assert batch.updated == 1 and batch.results[0].changed_fields == ["event_type"]
+    feedback = await run(
+        give_memory_feedback,
+        FeedbackResponse,
+        memory_id=stored.id,
+        body=FeedbackRequest.from_dict({"signal": "positive"}),
+        **end_user,
+    )
+    assert feedback.importance_after == 0.8
+    history = await run(get_memory_history, MemoryHistory, memory_id=stored.id, **end_user)
+    assert [r.event for r in history.revisions] == ["created", "updated", "updated", "updated"]
+    exported = await run(export_memories, MemoryExport, **end_user)
+    assert len(exported.memories) == 4
+    forgot = await run(
+        forget_memories, list, body=ForgetByIds.from_dict({"memory_ids": [stored.id]}), **end_user
+    )
+    assert forgot == [stored.id]
+    by_filter = await run(
+        forget_memories,
+        list,
+        body=ForgetByFilter.from_dict({"filters": {"event_type": "preference"}, "dry_run": True}),
+        **end_user,
+    )
+    assert by_filter == [bulk.results[0].memory_ids[0]]
     appended = await run(
         append_history,
         AppendHistoryResponse,
@@ -171,6 +268,10 @@ async def _every_operation(call: Call, tenant: str) -> set[str]:
     )
     assert isinstance(got.item, StateItem) and got.item.id == put.item.id
     await run(list_state, StateList, body=ListStateRequest.from_dict({**user, "namespace_prefix": ["agno"]}))
+    spaces = await run(
+        list_state_namespaces, StateNamespaces, body=ListStateNamespacesRequest.from_dict(user)
+    )
+    assert spaces.to_dict()["namespaces"] == [["agno"]]
     found = await run(search_state, StateList, body=SearchStateRequest.from_dict({**user, "query": "vegan"}))
     assert found.items[0].score is not None and 0 < found.items[0].score <= 1
     deleted = await run(
@@ -205,4 +306,4 @@ async def test_generated_client_round_trips_every_operation(server: LocalServer,
     async with client:
         with client:
             seen = await _every_operation(call, server.tenant_id)
-    assert len(seen) == 15, sorted(seen)
+    assert len(seen) == 26, sorted(seen)

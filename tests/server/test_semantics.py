@@ -99,7 +99,7 @@ def test_user_b_never_sees_or_deletes_user_a_rows(api: Api) -> None:
 
     a_ids = [m["memory_id"] for m in api.facts(a)["memories"]]
     history_ids = [t["id"] for t in api.v1("/v1/history/list", a, session_id="s1")["items"]]
-    assert api.forget(b, [*a_ids, stored["id"]]) == {"deleted_ids": []}
+    assert api.forget(b, [*a_ids, stored["id"]]) == []
     assert api.v1("/v1/history/delete", b, ids=history_ids, delete_derived_facts=True) == {
         "deleted_ids": [],
         "deleted_fact_ids": [],
@@ -258,17 +258,17 @@ def test_add_memory_client_ref_replay_and_no_high_value_content(api: Api) -> Non
     }
     assert api.facts("u")["total"] == 1
     missing = api.http.post("/memory/add", json={"text": "I'm vegan"})
-    assert missing.status_code == 422 and missing.json()["detail"][0]["loc"] == ["header", "X-End-User-ID"]
+    assert missing.status_code == 400 and "X-End-User-ID" in missing.json()["detail"]
 
 
 def test_forget_deletes_by_either_id_form_idempotently_and_dry_run_keeps(api: Api) -> None:
     api.turn("u", "I'm vegan, and I moved to Oslo")
     ids = [m["memory_id"] for m in api.facts("u")["memories"]]
-    assert api.forget("u", ids, dry_run=True) == {"deleted_ids": sorted(ids, key=lambda i: int(i[2:]))}
+    assert api.forget("u", ids, dry_run=True) == sorted(int(i[2:]) for i in ids)
     assert api.facts("u")["total"] == 2
     numeric = int(ids[0][2:])
-    assert api.forget("u", [numeric, "m_999999"]) == {"deleted_ids": [ids[0]]}
-    assert api.forget("u", [numeric]) == {"deleted_ids": []}
+    assert api.forget("u", [numeric, "m_999999"]) == [numeric]
+    assert api.forget("u", [numeric]) == []
     assert api.texts("u") == ["User is vegan"]
 
 

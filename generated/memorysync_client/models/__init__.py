@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .add_memory_accepted import AddMemoryAccepted
+from .add_memory_accepted_status import AddMemoryAcceptedStatus
 from .add_memory_request import AddMemoryRequest
 from .add_memory_skipped import AddMemorySkipped
 from .add_memory_skipped_reason import AddMemorySkippedReason
@@ -12,14 +14,32 @@ from .add_turn_response_status import AddTurnResponseStatus
 from .append_history_request import AppendHistoryRequest
 from .append_history_response import AppendHistoryResponse
 from .append_history_response_status import AppendHistoryResponseStatus
+from .batch_update_item import BatchUpdateItem
+from .batch_update_request import BatchUpdateRequest
+from .batch_update_response import BatchUpdateResponse
+from .batch_update_result import BatchUpdateResult
+from .batch_update_result_status import BatchUpdateResultStatus
+from .bulk_add_item import BulkAddItem
+from .bulk_add_request import BulkAddRequest
+from .bulk_add_response import BulkAddResponse
+from .bulk_add_result import BulkAddResult
+from .bulk_add_result_status import BulkAddResultStatus
 from .delete_history_by_ids import DeleteHistoryByIds
 from .delete_history_by_session import DeleteHistoryBySession
 from .delete_history_response import DeleteHistoryResponse
 from .delete_state_request import DeleteStateRequest
 from .delete_state_response import DeleteStateResponse
 from .error_body import ErrorBody
-from .forget_request import ForgetRequest
-from .forget_response import ForgetResponse
+from .feedback_request import FeedbackRequest
+from .feedback_request_signal import FeedbackRequestSignal
+from .feedback_response import FeedbackResponse
+from .feedback_summary import FeedbackSummary
+from .feedback_summary_signal_counts import FeedbackSummarySignalCounts
+from .feedback_trend import FeedbackTrend
+from .feedback_trend_momentum import FeedbackTrendMomentum
+from .forget_by_filter import ForgetByFilter
+from .forget_by_ids import ForgetByIds
+from .forget_filters import ForgetFilters
 from .get_state_request import GetStateRequest
 from .get_state_response import GetStateResponse
 from .history_turn import HistoryTurn
@@ -29,10 +49,20 @@ from .list_history_request import ListHistoryRequest
 from .list_history_response import ListHistoryResponse
 from .list_state_namespaces_request import ListStateNamespacesRequest
 from .list_state_request import ListStateRequest
+from .listed_memory import ListedMemory
 from .memory import Memory
+from .memory_export import MemoryExport
+from .memory_history import MemoryHistory
 from .memory_list import MemoryList
+from .memory_query_filters import MemoryQueryFilters
+from .memory_query_request import MemoryQueryRequest
+from .memory_query_response import MemoryQueryResponse
+from .memory_revision import MemoryRevision
+from .memory_revision_diff import MemoryRevisionDiff
+from .memory_revision_event import MemoryRevisionEvent
 from .memory_status import MemoryStatus
 from .memory_status_processing_status import MemoryStatusProcessingStatus
+from .memory_update import MemoryUpdate
 from .metadata import Metadata
 from .project import Project
 from .put_state_request import PutStateRequest
@@ -49,7 +79,6 @@ from .state_item import StateItem
 from .state_item_value import StateItemValue
 from .state_list import StateList
 from .state_namespaces import StateNamespaces
-from .stored_memory import StoredMemory
 from .stored_metadata import StoredMetadata
 from .too_many_requests_body import TooManyRequestsBody
 from .turn import Turn
@@ -57,6 +86,8 @@ from .validation_error_body import ValidationErrorBody
 from .validation_error_item import ValidationErrorItem
 
 __all__ = (
+    "AddMemoryAccepted",
+    "AddMemoryAcceptedStatus",
     "AddMemoryRequest",
     "AddMemorySkipped",
     "AddMemorySkippedReason",
@@ -69,27 +100,55 @@ __all__ = (
     "AppendHistoryRequest",
     "AppendHistoryResponse",
     "AppendHistoryResponseStatus",
+    "BatchUpdateItem",
+    "BatchUpdateRequest",
+    "BatchUpdateResponse",
+    "BatchUpdateResult",
+    "BatchUpdateResultStatus",
+    "BulkAddItem",
+    "BulkAddRequest",
+    "BulkAddResponse",
+    "BulkAddResult",
+    "BulkAddResultStatus",
     "DeleteHistoryByIds",
     "DeleteHistoryBySession",
     "DeleteHistoryResponse",
     "DeleteStateRequest",
     "DeleteStateResponse",
     "ErrorBody",
-    "ForgetRequest",
-    "ForgetResponse",
+    "FeedbackRequest",
+    "FeedbackRequestSignal",
+    "FeedbackResponse",
+    "FeedbackSummary",
+    "FeedbackSummarySignalCounts",
+    "FeedbackTrend",
+    "FeedbackTrendMomentum",
+    "ForgetByFilter",
+    "ForgetByIds",
+    "ForgetFilters",
     "GetStateRequest",
     "GetStateResponse",
     "HistoryTurn",
     "LimitExceeded",
     "LimitExceededError",
+    "ListedMemory",
     "ListHistoryRequest",
     "ListHistoryResponse",
     "ListStateNamespacesRequest",
     "ListStateRequest",
     "Memory",
+    "MemoryExport",
+    "MemoryHistory",
     "MemoryList",
+    "MemoryQueryFilters",
+    "MemoryQueryRequest",
+    "MemoryQueryResponse",
+    "MemoryRevision",
+    "MemoryRevisionDiff",
+    "MemoryRevisionEvent",
     "MemoryStatus",
     "MemoryStatusProcessingStatus",
+    "MemoryUpdate",
     "Metadata",
     "Project",
     "PutStateRequest",
@@ -106,7 +165,6 @@ __all__ = (
     "StateItemValue",
     "StateList",
     "StateNamespaces",
-    "StoredMemory",
     "StoredMetadata",
     "TooManyRequestsBody",
     "Turn",

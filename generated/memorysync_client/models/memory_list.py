@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.memory import Memory
+    from ..models.listed_memory import ListedMemory
 
 
 T = TypeVar("T", bound="MemoryList")
@@ -17,11 +17,11 @@ T = TypeVar("T", bound="MemoryList")
 class MemoryList:
     """
     Attributes:
-        memories (list[Memory]):
+        memories (list[ListedMemory]):
         total (int): The user's memory count before paging.
     """
 
-    memories: list[Memory]
+    memories: list[ListedMemory]
     total: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,13 +46,13 @@ class MemoryList:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.memory import Memory
+        from ..models.listed_memory import ListedMemory
 
         d = dict(src_dict)
         memories = []
         _memories = d.pop("memories")
         for memories_item_data in _memories:
-            memories_item = Memory.from_dict(memories_item_data)
+            memories_item = ListedMemory.from_dict(memories_item_data)
 
             memories.append(memories_item)
 

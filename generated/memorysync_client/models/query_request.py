@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -20,12 +20,17 @@ class QueryRequest:
         user_id (str): The end user the rows belong to.
         prompt (str): What to search for (at most 4,000 characters).
         k (int | Unset): How many memories to return.
+        types (list[str] | Unset): Narrows the result to memories whose `event_type` is listed. Names outside the
+            vocabulary (see `EventType`) are dropped rather than refused, and the answer names them
+            in the `X-MemorySync-Dropped-Types` header; when every name is dropped nothing is
+            narrowed (as if `types` were absent). At most 32 names.
     """
 
     tenant_id: str
     user_id: str
     prompt: str
     k: int | Unset = UNSET
+    types: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -36,6 +41,10 @@ class QueryRequest:
         prompt = self.prompt
 
         k = self.k
+
+        types: list[str] | Unset = UNSET
+        if not isinstance(self.types, Unset):
+            types = self.types
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -48,6 +57,8 @@ class QueryRequest:
         )
         if k is not UNSET:
             field_dict["k"] = k
+        if types is not UNSET:
+            field_dict["types"] = types
 
         return field_dict
 
@@ -62,11 +73,14 @@ class QueryRequest:
 
         k = d.pop("k", UNSET)
 
+        types = cast(list[str], d.pop("types", UNSET))
+
         query_request = cls(
             tenant_id=tenant_id,
             user_id=user_id,
             prompt=prompt,
             k=k,
+            types=types,
         )
 
         query_request.additional_properties = d

@@ -9,12 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from .interfaces import (
+    EDITABLE_FIELDS,
+    TRACKED_FIELDS,
     Clock,
     DirectoryStore,
     Fact,
+    FactFilter,
     FactsChange,
     FactsListener,
     FactStore,
+    Feedback,
     Forgotten,
     LexicalIndex,
     NewFact,
@@ -22,6 +26,7 @@ from .interfaces import (
     NewTurn,
     Origin,
     ReceiptStore,
+    Revision,
     SettingStore,
     StateRow,
     StateStore,
@@ -57,12 +62,16 @@ def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
 
 
 __all__ = [
+    "EDITABLE_FIELDS",
+    "TRACKED_FIELDS",
     "Clock",
     "DirectoryStore",
     "Fact",
+    "FactFilter",
     "FactStore",
     "FactsChange",
     "FactsListener",
+    "Feedback",
     "Forgotten",
     "LexicalIndex",
     "NewFact",
@@ -70,6 +79,7 @@ __all__ = [
     "NewTurn",
     "Origin",
     "ReceiptStore",
+    "Revision",
     "SettingStore",
     "StateRow",
     "StateStore",

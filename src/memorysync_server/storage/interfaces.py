@@ -49,6 +49,10 @@ class Fact:
     source: str
     metadata: dict[str, Any]
     created_at: datetime
+    tags: list[str] = field(default_factory=list)
+    importance: float | None = None  # None: never set, ranks as neutral
+    event_type: str = "fact"
+    updated_at: datetime | None = None  # None only for rows an older release wrote
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,53 @@ class NewFact:
     metadata: dict[str, Any]
     vector: np.ndarray
     origin: Origin | None = None
+    tags: list[str] = field(default_factory=list)
+    importance: float | None = None
+    event_type: str = "fact"
+    actor: str | None = None  # who asked for it, for its "created" revision (None: the server)
+
+
+# The fields of a fact that an update may change (text and vectors never change).
+EDITABLE_FIELDS = ("tags", "importance", "metadata", "source", "event_type")
+# What a fact's revision history records changes of.
+TRACKED_FIELDS = (*EDITABLE_FIELDS, "superseded_by")
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One recorded change of a fact: ``event`` is created, updated or superseded; ``diff`` maps
+    each changed field to ``{"before": ..., "after": ...}``; ``actor`` None means the server."""
+
+    revision: int
+    event: str
+    changed_fields: list[str]
+    diff: dict[str, Any]
+    actor: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class FactFilter:
+    """Selects a user's facts: every given criterion must hold (``tags``: all of them);
+    ``before``/``after`` compare ``created_at``, exclusive."""
+
+    source: str | None = None
+    event_type: str | None = None
+    tags: tuple[str, ...] = ()
+    before: datetime | None = None
+    after: datetime | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.source or self.event_type or self.tags or self.before or self.after)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One feedback signal given on a fact."""
+
+    signal: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -136,10 +187,16 @@ class FactsChange:
     added_vectors: np.ndarray | None = None
     removed_ids: list[int] | None = None
     superseded: dict[int, int | None] | None = None
+    importance: dict[int, float | None] | None = None
 
     @property
     def unknown(self) -> bool:
-        return self.added_ids is None and self.removed_ids is None and self.superseded is None
+        return (
+            self.added_ids is None
+            and self.removed_ids is None
+            and self.superseded is None
+            and self.importance is None
+        )
 
 
 FactsListener = Callable[[FactsChange], None]
@@ -188,11 +245,47 @@ class FactStore(Protocol):
         ...
 
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
-        """Set ``metadata.superseded_by = "m_<id>"`` on facts, or remove it (None); rows stay."""
+        """Set ``metadata.superseded_by = "m_<id>"`` on facts, or remove it (None); rows stay.
+        Each fact that changes gets a revision (``superseded``, or ``updated`` when cleared)."""
+        ...
+
+    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
+        """{fact id: importance} of the user's facts whose importance was ever set."""
+        ...
+
+    def update(
+        self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
+    ) -> tuple[Fact, list[str]] | None:
+        """Set some of EDITABLE_FIELDS on one fact (``metadata`` replaces the stored object);
+        records an ``updated`` revision when a value changed. (the fact after, the fields that
+        changed), or None when the user has no such fact. Joins the caller's transaction."""
+        ...
+
+    def revisions(
+        self, tenant: str, user_id: str, fact_id: int, limit: int, offset: int
+    ) -> tuple[list[Revision], int]:
+        """A fact's revisions, oldest first (revision 0 is ``created``), and how many there are."""
+        ...
+
+    def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
+        """Ids (ascending) of the user's facts matching ``where`` (which must not be empty)."""
+        ...
+
+    def event_types(self, tenant: str) -> set[str]:
+        """Every event type a fact of this tenant carries."""
+        ...
+
+    def add_feedback(self, tenant: str, user_id: str, fact_id: int, signal: str, comment: str | None) -> None:
+        """Record one feedback signal on a fact (inside the caller's transaction)."""
+        ...
+
+    def feedback(self, tenant: str, user_id: str, fact_id: int) -> list[Feedback]:
+        """The signals given on a fact, oldest first."""
         ...
 
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
-        """Delete the user's facts among ``ids``; the ids that existed, ascending."""
+        """Delete the user's facts among ``ids`` (with their revisions and feedback); the ids
+        that existed, ascending."""
         ...
 
     def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
@@ -407,12 +500,16 @@ class Storage(Protocol):
 
 
 __all__ = [
+    "EDITABLE_FIELDS",
+    "TRACKED_FIELDS",
     "Clock",
     "DirectoryStore",
     "Fact",
+    "FactFilter",
     "FactStore",
     "FactsChange",
     "FactsListener",
+    "Feedback",
     "Forgotten",
     "LexicalIndex",
     "NamespaceSummary",
@@ -421,6 +518,7 @@ __all__ = [
     "NewTurn",
     "Origin",
     "ReceiptStore",
+    "Revision",
     "SessionSummary",
     "SettingStore",
     "StateRow",

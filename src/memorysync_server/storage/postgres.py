@@ -33,16 +33,20 @@ import psycopg
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
+from . import revisions
 from .interfaces import (
     Clock,
     Fact,
+    FactFilter,
     FactsChange,
     FactsListener,
+    Feedback,
     Forgotten,
     NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
+    Revision,
     SessionSummary,
     StateRow,
     StorageFull,
@@ -288,10 +292,39 @@ def _fact(row: dict[str, Any]) -> Fact:
         source=row["source"],
         metadata=json.loads(row["metadata"]),
         created_at=row["created_at"],
+        tags=json.loads(row["tags"]),
+        importance=row["importance"],
+        event_type=row["event_type"],
+        updated_at=row["updated_at"],
     )
 
 
-_FACT_COLUMNS = "id, text, source, metadata, created_at"
+_FACT_COLUMNS = "id, text, source, metadata, created_at, tags, importance, event_type, updated_at"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _record_revision(
+    db: _Db,
+    tenant: str,
+    user_id: str,
+    fact_id: int,
+    event: str,
+    changed: list[str],
+    diff: dict[str, Any],
+    actor: str | None,
+    now: datetime,
+) -> None:
+    # The caller holds the fact's row lock, so the next number is this transaction's alone.
+    # Revision 0 is "created"; later ones count up from 1.
+    db.all(
+        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
+        " created_at) SELECT %s, %s, %s, coalesce(max(revision), 0) + 1, %s, %s, %s, %s, %s FROM fact_revisions"
+        " WHERE fact_id = %s",
+        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
+    )
 
 
 class PostgresFacts:
@@ -311,16 +344,19 @@ class PostgresFacts:
                 batch = unique[start : start + 2000]
                 rows = tx.conn.execute(
                     "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, origin_kind,"
-                    " origin_id, vector, terms, length)"
+                    " origin_id, vector, terms, length, tags, importance, event_type, updated_at)"
                     " SELECT %s, %s, u.text, u.source, u.meta, %s, u.kind, u.origin, u.vec, v.terms,"
-                    " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms))"
-                    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[])"
-                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, ord)"
+                    " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms)),"
+                    " u.tags, u.importance, u.event_type, %s"
+                    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[],"
+                    " %s::text[], %s::float8[], %s::text[])"
+                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, tags, importance, event_type, ord)"
                     " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.text) AS terms) v ORDER BY u.ord"
                     " ON CONFLICT DO NOTHING RETURNING id, text, tsvector_to_array(terms) AS words, length",
                     (
                         _enc(tenant),
                         _enc(user_id),
+                        now,
                         now,
                         _enc([f.text for f in batch]),
                         _enc([f.source for f in batch]),
@@ -328,6 +364,9 @@ class PostgresFacts:
                         [f.origin[0] if f.origin else None for f in batch],
                         [f.origin[1] if f.origin else None for f in batch],
                         [_blob(f.vector) for f in batch],
+                        _enc([_json(f.tags) for f in batch]),
+                        [f.importance for f in batch],
+                        _enc([f.event_type for f in batch]),
                     ),
                 ).fetchall()
                 if rows:
@@ -339,6 +378,7 @@ class PostgresFacts:
                     )
                 # Facts the user already holds (perhaps written just now elsewhere) are skipped.
                 stored = {_dec(row["text"]): row for row in rows}
+                created: list[tuple[int, str, str, str | None]] = []
                 for f in batch:
                     row = stored.get(f.text)
                     if row is None:
@@ -346,6 +386,23 @@ class PostgresFacts:
                     ids.append(int(row["id"]))
                     vectors.append(np.asarray(f.vector, dtype=np.float32))
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
+                    changed, diff = revisions.created(f)
+                    created.append((int(row["id"]), _json(changed), _json(diff), f.actor))
+                if created:
+                    tx.conn.execute(
+                        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields,"
+                        " diff, actor, created_at) SELECT %s, %s, r.id, 0, 'created', r.changed, r.diff, r.actor, %s"
+                        " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS r(id, changed, diff, actor)",
+                        (
+                            _enc(tenant),
+                            _enc(user_id),
+                            now,
+                            [c[0] for c in created],
+                            _enc([c[1] for c in created]),
+                            _enc([c[2] for c in created]),
+                            _enc([c[3] for c in created]),
+                        ),
+                    )
             if ids:
                 tx.added += len(ids)
                 tx.users.add((tenant, user_id))
@@ -466,11 +523,16 @@ class PostgresFacts:
         with self._db.transaction():
             tx = self._db.require_tx()
             rows = self._db.all(
-                "SELECT id, metadata FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s) FOR UPDATE",
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                " ORDER BY id FOR UPDATE",
                 (tenant, user_id, list(changes)),
             )
             ids, metas = [], []
+            now = self._db.clock()
             for row in rows:
+                marked = revisions.superseded(_fact(row), changes[int(row["id"])])
+                if marked is not None:
+                    _record_revision(self._db, tenant, user_id, int(row["id"]), *marked, None, now)
                 meta = json.loads(row["metadata"])
                 by = changes[int(row["id"])]
                 if by is None:
@@ -512,6 +574,107 @@ class PostgresFacts:
                 tx.users.add((tenant, user_id))
                 tx.changes.append(FactsChange(tenant, user_id, removed_ids=found))
         return found
+
+    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
+        rows = self._db.all(
+            "SELECT id, importance FROM facts WHERE tenant = %s AND user_id = %s AND importance IS NOT NULL",
+            (tenant, user_id),
+        )
+        return {int(r["id"]): float(r["importance"]) for r in rows}
+
+    def update(
+        self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
+    ) -> tuple[Fact, list[str]] | None:
+        with self._db.transaction():
+            tx = self._db.require_tx()
+            row = self._db.one(
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
+                (fact_id, tenant, user_id),
+            )
+            if row is None:
+                return None
+            changed, diff = revisions.changes(_fact(row), fields)
+            if not changed:
+                return _fact(row), []
+            now = self._db.clock()
+            encode = {"tags": _json, "metadata": _json}
+            sets = ", ".join(f"{name} = %s" for name in changed)
+            after = self._db.one(
+                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {_FACT_COLUMNS}",
+                (*(encode.get(name, lambda v: v)(fields[name]) for name in changed), now, fact_id),
+            )
+            assert after is not None
+            _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
+            tx.users.add((tenant, user_id))
+            if "importance" in changed:
+                tx.changes.append(FactsChange(tenant, user_id, importance={fact_id: fields["importance"]}))
+            return _fact(after), changed
+
+    def revisions(
+        self, tenant: str, user_id: str, fact_id: int, limit: int, offset: int
+    ) -> tuple[list[Revision], int]:
+        with self._db.snapshot() as conn:
+            fact = conn.execute(
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
+                (fact_id, *_enc([tenant, user_id])),
+            ).fetchone()
+            if fact is None:
+                return [], 0
+            rows = conn.execute(
+                "SELECT * FROM fact_revisions WHERE fact_id = %s ORDER BY revision", (fact_id,)
+            ).fetchall()
+        stored = [
+            Revision(
+                revision=int(r["revision"]),
+                event=r["event"],
+                changed_fields=json.loads(_dec(r["changed_fields"])),
+                diff=json.loads(_dec(r["diff"])),
+                actor=_dec(r["actor"]),
+                created_at=r["created_at"],
+            )
+            for r in rows
+        ]
+        every = revisions.with_created(stored, _fact(_row(fact)))
+        return every[offset : offset + limit if limit > 0 else None], len(every)
+
+    def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
+        if where.empty:
+            raise ValueError("an empty filter selects every fact; name at least one criterion")
+        sql = "tenant = %s AND user_id = %s"
+        params: list[Any] = [tenant, user_id]
+        for column, value in (("source", where.source), ("event_type", where.event_type)):
+            if value is not None:
+                sql += f" AND {column} = %s"
+                params.append(value)
+        if where.tags:
+            sql += " AND tags::jsonb @> %s::jsonb"
+            params.append(_json(list(where.tags)))
+        if where.before is not None:
+            sql += " AND created_at < %s"
+            params.append(where.before)
+        if where.after is not None:
+            sql += " AND created_at > %s"
+            params.append(where.after)
+        return [int(r["id"]) for r in self._db.all(f"SELECT id FROM facts WHERE {sql} ORDER BY id", params)]
+
+    def event_types(self, tenant: str) -> set[str]:
+        rows = self._db.all("SELECT DISTINCT event_type FROM facts WHERE tenant = %s", (tenant,))
+        return {r["event_type"] for r in rows}
+
+    def add_feedback(self, tenant: str, user_id: str, fact_id: int, signal: str, comment: str | None) -> None:
+        self._db.all(
+            "INSERT INTO fact_feedback (tenant, user_id, fact_id, signal, comment, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (tenant, user_id, fact_id, signal, comment, self._db.clock()),
+        )
+
+    def feedback(self, tenant: str, user_id: str, fact_id: int) -> list[Feedback]:
+        rows = self._db.all(
+            "SELECT signal, created_at FROM fact_feedback WHERE fact_id = %s AND tenant = %s AND user_id = %s"
+            " ORDER BY id",
+            (fact_id, tenant, user_id),
+        )
+        return [Feedback(r["signal"], r["created_at"]) for r in rows]
 
     def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
         origin_ids = list(origin_ids)

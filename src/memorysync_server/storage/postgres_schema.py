@@ -122,8 +122,41 @@ _V1 = statements(
     )""",
 )
 
+_V2 = statements(
+    "ALTER TABLE facts ADD COLUMN tags text NOT NULL DEFAULT '[]'",
+    "ALTER TABLE facts ADD COLUMN importance double precision",
+    "ALTER TABLE facts ADD COLUMN event_type text NOT NULL DEFAULT 'fact'",
+    "CREATE INDEX facts_event_type ON facts (tenant, event_type)",
+    "ALTER TABLE facts ADD COLUMN updated_at timestamptz",
+    "UPDATE facts SET updated_at = created_at",
+    # Revisions and feedback go with their fact: deleting it deletes them.
+    """CREATE TABLE fact_revisions (
+        tenant text NOT NULL,
+        user_id text NOT NULL,
+        fact_id bigint NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+        revision integer NOT NULL,
+        event text NOT NULL,
+        changed_fields text NOT NULL,
+        diff text NOT NULL,
+        actor text,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (fact_id, revision)
+    )""",
+    """CREATE TABLE fact_feedback (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        tenant text NOT NULL,
+        user_id text NOT NULL,
+        fact_id bigint NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+        signal text NOT NULL,
+        comment text,
+        created_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX fact_feedback_fact ON fact_feedback (fact_id, id)",
+)
+
 MIGRATIONS: tuple[Migration[Any], ...] = (
     Migration(
         1, "facts with tsvector terms, per-tenant term statistics, history, state, receipts, settings", _V1
     ),
+    Migration(2, "facts: tags, importance, event type, updated_at; fact revisions and feedback", _V2),
 )

@@ -19,16 +19,20 @@ from typing import Any
 
 import numpy as np
 
+from . import revisions
 from .interfaces import (
     Clock,
     Fact,
+    FactFilter,
     FactsChange,
     FactsListener,
+    Feedback,
     Forgotten,
     NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
+    Revision,
     SessionSummary,
     StateRow,
     StorageFull,
@@ -223,6 +227,35 @@ def _fact(row: sqlite3.Row) -> Fact:
         source=row["source"],
         metadata=json.loads(row["metadata"]),
         created_at=_time(row["created_at"]),
+        tags=json.loads(row["tags"]),
+        importance=row["importance"],
+        event_type=row["event_type"],
+        updated_at=_time(row["updated_at"]) if row["updated_at"] else None,
+    )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _record_revision(
+    db: _Db,
+    tenant: str,
+    user_id: str,
+    fact_id: int,
+    event: str,
+    changed: list[str],
+    diff: dict[str, Any],
+    actor: str | None,
+    now: str,
+) -> None:
+    # Revision 0 is "created"; later ones count up from 1 (also for facts whose "created"
+    # revision was never stored, see revisions.with_created).
+    db.write(
+        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
+        " created_at) SELECT ?, ?, ?, COALESCE(MAX(revision), 0) + 1, ?, ?, ?, ?, ? FROM fact_revisions"
+        " WHERE fact_id = ?",
+        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
     )
 
 
@@ -267,21 +300,31 @@ class SqliteFacts:
                 f.origin[0] if f.origin else None,
                 f.origin[1] if f.origin else None,
                 _blob(f.vector),
+                _json(f.tags),
+                f.importance,
+                f.event_type,
             )
             for f in facts
         ]
         ids = []
         table = self._db.tenant_table(tenant, create=True)
         now = self._db.now_text()
-        for row in rows:
+        for f, row in zip(facts, rows, strict=True):
             cur = self._db.write(
                 "INSERT INTO facts (tenant, user_id, text, source, metadata, origin_kind, origin_id,"
-                " vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*row, now),
+                " vector, tags, importance, event_type, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*row, now, now),
             )
             fact_id = int(cur.lastrowid or 0)
             self._db.write(
                 f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)", (fact_id, scope, row[2])
+            )
+            changed, diff = revisions.created(f)
+            self._db.write(
+                "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff,"
+                " actor, created_at) VALUES (?, ?, ?, 0, 'created', ?, ?, ?, ?)",
+                (tenant, user_id, fact_id, _json(changed), _json(diff), f.actor, now),
             )
             ids.append(fact_id)
         vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
@@ -381,6 +424,11 @@ class SqliteFacts:
         if not changes:
             return
         with self._db.transaction():
+            now = self._db.now_text()
+            for before in self.get(tenant, user_id, changes):
+                marked = revisions.superseded(before, changes[before.id])
+                if marked is not None:
+                    _record_revision(self._db, tenant, user_id, before.id, *marked, None, now)
             for fact_id, by in changes.items():
                 if by is None:
                     self._db.write(
@@ -414,9 +462,113 @@ class SqliteFacts:
                     f"DELETE FROM facts WHERE tenant = ? AND user_id = ? AND id IN ({_marks(found)})",
                     (tenant, user_id, *found),
                 )
+                for side in ("fact_revisions", "fact_feedback"):
+                    self._db.write(f"DELETE FROM {side} WHERE fact_id IN ({_marks(found)})", found)
                 self._db.write(f"DELETE FROM {table} WHERE rowid IN ({_marks(found)})", found)
                 self._db.facts_changed(FactsChange(tenant, user_id, removed_ids=found))
         return found
+
+    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
+        rows = self._db.read(
+            "SELECT id, importance FROM facts WHERE tenant = ? AND user_id = ? AND importance IS NOT NULL",
+            (tenant, user_id),
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
+
+    def update(
+        self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
+    ) -> tuple[Fact, list[str]] | None:
+        with self._db.transaction():
+            found = self.get(tenant, user_id, [fact_id])
+            if not found:
+                return None
+            changed, diff = revisions.changes(found[0], fields)
+            if not changed:
+                return found[0], []
+            now = self._db.now_text()
+            encode = {"tags": _json, "metadata": _json}
+            sets = ", ".join(f"{name} = ?" for name in changed)
+            self._db.write(
+                f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ? AND tenant = ? AND user_id = ?",
+                (
+                    *(encode.get(name, lambda v: v)(fields[name]) for name in changed),
+                    now,
+                    fact_id,
+                    tenant,
+                    user_id,
+                ),
+            )
+            _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
+            if "importance" in changed:
+                self._db.facts_changed(
+                    FactsChange(tenant, user_id, importance={fact_id: fields["importance"]})
+                )
+            return self.get(tenant, user_id, [fact_id])[0], changed
+
+    def revisions(
+        self, tenant: str, user_id: str, fact_id: int, limit: int, offset: int
+    ) -> tuple[list[Revision], int]:
+        with self._db.reading() as conn:
+            fact = conn.execute(
+                "SELECT * FROM facts WHERE id = ? AND tenant = ? AND user_id = ?", (fact_id, tenant, user_id)
+            ).fetchall()
+            if not fact:
+                return [], 0
+            rows = conn.execute(
+                "SELECT * FROM fact_revisions WHERE fact_id = ? ORDER BY revision", (fact_id,)
+            ).fetchall()
+        stored = [
+            Revision(
+                revision=int(r["revision"]),
+                event=r["event"],
+                changed_fields=json.loads(r["changed_fields"]),
+                diff=json.loads(r["diff"]),
+                actor=r["actor"],
+                created_at=_time(r["created_at"]),
+            )
+            for r in rows
+        ]
+        every = revisions.with_created(stored, _fact(fact[0]))
+        return every[offset : offset + limit if limit > 0 else None], len(every)
+
+    def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
+        if where.empty:
+            raise ValueError("an empty filter selects every fact; name at least one criterion")
+        sql = "tenant = ? AND user_id = ?"
+        params: list[Any] = [tenant, user_id]
+        for column, value in (("source", where.source), ("event_type", where.event_type)):
+            if value is not None:
+                sql += f" AND {column} = ?"
+                params.append(value)
+        for tag in where.tags:
+            sql += " AND EXISTS (SELECT 1 FROM json_each(facts.tags) WHERE json_each.value = ?)"
+            params.append(tag)
+        if where.before is not None:
+            sql += " AND created_at < ?"
+            params.append(_text_time(where.before))
+        if where.after is not None:
+            sql += " AND created_at > ?"
+            params.append(_text_time(where.after))
+        return [int(row[0]) for row in self._db.read(f"SELECT id FROM facts WHERE {sql} ORDER BY id", params)]
+
+    def event_types(self, tenant: str) -> set[str]:
+        rows = self._db.read("SELECT DISTINCT event_type FROM facts WHERE tenant = ?", (tenant,))
+        return {row[0] for row in rows}
+
+    def add_feedback(self, tenant: str, user_id: str, fact_id: int, signal: str, comment: str | None) -> None:
+        self._db.write(
+            "INSERT INTO fact_feedback (tenant, user_id, fact_id, signal, comment, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (tenant, user_id, fact_id, signal, comment, self._db.now_text()),
+        )
+
+    def feedback(self, tenant: str, user_id: str, fact_id: int) -> list[Feedback]:
+        rows = self._db.read(
+            "SELECT signal, created_at FROM fact_feedback WHERE fact_id = ? AND tenant = ? AND user_id = ?"
+            " ORDER BY id",
+            (fact_id, tenant, user_id),
+        )
+        return [Feedback(row[0], _time(row[1])) for row in rows]
 
     def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
         origin_ids = list(origin_ids)

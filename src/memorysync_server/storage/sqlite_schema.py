@@ -156,9 +156,43 @@ def _v4_per_tenant_lexical_index(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE facts_fts")
 
 
+_V5 = statements(
+    "ALTER TABLE facts ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE facts ADD COLUMN importance REAL",
+    "ALTER TABLE facts ADD COLUMN event_type TEXT NOT NULL DEFAULT 'fact'",
+    "CREATE INDEX facts_event_type ON facts (tenant, event_type)",
+    "ALTER TABLE facts ADD COLUMN updated_at TEXT",
+    "UPDATE facts SET updated_at = created_at",
+    """CREATE TABLE fact_revisions (
+        tenant TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        fact_id INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        changed_fields TEXT NOT NULL,
+        diff TEXT NOT NULL,
+        actor TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (fact_id, revision)
+    )""",
+    # Facts an older release wrote have no "created" revision: it is synthesised when read.
+    """CREATE TABLE fact_feedback (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        fact_id INTEGER NOT NULL,
+        signal TEXT NOT NULL,
+        comment TEXT,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX fact_feedback_fact ON fact_feedback (fact_id, id)",
+)
+
+
 MIGRATIONS: tuple[Migration[sqlite3.Connection], ...] = (
     Migration(1, "facts (+ full-text), history, state, replay and client_ref receipts", _V1),
     Migration(2, "full-text on exact words with a vocabulary", _v2_exact_word_index),
     Migration(3, "escaped namespace paths", _v3_escaped_namespace_paths),
     Migration(4, "one full-text table per tenant; server settings", _v4_per_tenant_lexical_index),
+    Migration(5, "facts: tags, importance, event type, updated_at; fact revisions and feedback", _V5),
 )

@@ -5,10 +5,11 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.add_memory_accepted import AddMemoryAccepted
 from ...models.add_memory_request import AddMemoryRequest
 from ...models.add_memory_skipped import AddMemorySkipped
 from ...models.error_body import ErrorBody
-from ...models.stored_memory import StoredMemory
+from ...models.memory import Memory
 from ...models.too_many_requests_body import TooManyRequestsBody
 from ...models.validation_error_body import ValidationErrorBody
 from ...types import UNSET, Response, Unset
@@ -18,13 +19,14 @@ def _get_kwargs(
     *,
     body: AddMemoryRequest,
     x_project_id: str | Unset = UNSET,
-    x_end_user_id: str,
+    x_end_user_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(x_project_id, Unset):
         headers["X-Project-ID"] = x_project_id
 
-    headers["X-End-User-ID"] = x_end_user_id
+    if not isinstance(x_end_user_id, Unset):
+        headers["X-End-User-ID"] = x_end_user_id
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -42,8 +44,9 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
@@ -51,24 +54,34 @@ def _parse_response(
 ):
     if response.status_code == 200:
 
-        def _parse_response_200(data: object) -> AddMemorySkipped | StoredMemory:
+        def _parse_response_200(
+            data: object,
+        ) -> AddMemoryAccepted | AddMemorySkipped | Memory:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_add_memory_response_type_0 = StoredMemory.from_dict(
-                    data
-                )
+                componentsschemas_add_memory_response_type_0 = Memory.from_dict(data)
 
                 return componentsschemas_add_memory_response_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_add_memory_response_type_1 = (
+                    AddMemorySkipped.from_dict(data)
+                )
+
+                return componentsschemas_add_memory_response_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_add_memory_response_type_1 = AddMemorySkipped.from_dict(
+            componentsschemas_add_memory_response_type_2 = AddMemoryAccepted.from_dict(
                 data
             )
 
-            return componentsschemas_add_memory_response_type_1
+            return componentsschemas_add_memory_response_type_2
 
         response_200 = _parse_response_200(response.json())
 
@@ -128,8 +141,9 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
@@ -147,32 +161,47 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: AddMemoryRequest,
     x_project_id: str | Unset = UNSET,
-    x_end_user_id: str,
+    x_end_user_id: str | Unset = UNSET,
 ) -> Response[
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
 ]:
     r"""Store one fact through the extraction path
 
-     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
-    through extraction; a text with nothing durable in it answers
+     Legacy route. The end user is the `X-End-User-ID` header, else the body's `end_user_id`
+    (the header wins when both are given; neither answers `400`). The text goes through
+    extraction; a text with nothing durable in it answers
     `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
     answers `already_ingested` with the ids the first write made.
 
+    A fact's text is stored once per end user: sending a text the user already holds answers
+    that stored memory. With `deduplicate` (the default) a restatement of a stored fact also
+    answers the memory it restates instead of storing a second one: the same content words
+    (stop words, word order and endings aside: \"I play cello\" restates \"I play the cello\")
+    and vectors at least 0.8 alike by cosine. A different number or name is a different
+    fact. `deduplicate: false` turns that check off.
+
+    `tags`, `importance` and `event_type` are stored on the memory (`event_type` defaults to
+    `fact`). The stored answer is the `Memory` object. Over the plan's limit (silent mode)
+    nothing is stored and the answer is a bare `{\"status\": \"ok\"}` (no `id`), as the hosted
+    service answers: clients read it as \"accepted, nothing to report\".
+
     Args:
         x_project_id (str | Unset):
-        x_end_user_id (str):
-        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+        x_end_user_id (str | Unset):
+        body (AddMemoryRequest): One fact to store for the end user (`X-End-User-ID`, else
+            `end_user_id`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+        Response[AddMemoryAccepted | AddMemorySkipped | Memory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -193,10 +222,11 @@ def sync(
     client: AuthenticatedClient | Client,
     body: AddMemoryRequest,
     x_project_id: str | Unset = UNSET,
-    x_end_user_id: str,
+    x_end_user_id: str | Unset = UNSET,
 ) -> (
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
@@ -204,22 +234,36 @@ def sync(
 ):
     r"""Store one fact through the extraction path
 
-     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
-    through extraction; a text with nothing durable in it answers
+     Legacy route. The end user is the `X-End-User-ID` header, else the body's `end_user_id`
+    (the header wins when both are given; neither answers `400`). The text goes through
+    extraction; a text with nothing durable in it answers
     `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
     answers `already_ingested` with the ids the first write made.
 
+    A fact's text is stored once per end user: sending a text the user already holds answers
+    that stored memory. With `deduplicate` (the default) a restatement of a stored fact also
+    answers the memory it restates instead of storing a second one: the same content words
+    (stop words, word order and endings aside: \"I play cello\" restates \"I play the cello\")
+    and vectors at least 0.8 alike by cosine. A different number or name is a different
+    fact. `deduplicate: false` turns that check off.
+
+    `tags`, `importance` and `event_type` are stored on the memory (`event_type` defaults to
+    `fact`). The stored answer is the `Memory` object. Over the plan's limit (silent mode)
+    nothing is stored and the answer is a bare `{\"status\": \"ok\"}` (no `id`), as the hosted
+    service answers: clients read it as \"accepted, nothing to report\".
+
     Args:
         x_project_id (str | Unset):
-        x_end_user_id (str):
-        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+        x_end_user_id (str | Unset):
+        body (AddMemoryRequest): One fact to store for the end user (`X-End-User-ID`, else
+            `end_user_id`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+        AddMemoryAccepted | AddMemorySkipped | Memory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
     """
 
     return sync_detailed(
@@ -235,32 +279,47 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: AddMemoryRequest,
     x_project_id: str | Unset = UNSET,
-    x_end_user_id: str,
+    x_end_user_id: str | Unset = UNSET,
 ) -> Response[
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
 ]:
     r"""Store one fact through the extraction path
 
-     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
-    through extraction; a text with nothing durable in it answers
+     Legacy route. The end user is the `X-End-User-ID` header, else the body's `end_user_id`
+    (the header wins when both are given; neither answers `400`). The text goes through
+    extraction; a text with nothing durable in it answers
     `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
     answers `already_ingested` with the ids the first write made.
 
+    A fact's text is stored once per end user: sending a text the user already holds answers
+    that stored memory. With `deduplicate` (the default) a restatement of a stored fact also
+    answers the memory it restates instead of storing a second one: the same content words
+    (stop words, word order and endings aside: \"I play cello\" restates \"I play the cello\")
+    and vectors at least 0.8 alike by cosine. A different number or name is a different
+    fact. `deduplicate: false` turns that check off.
+
+    `tags`, `importance` and `event_type` are stored on the memory (`event_type` defaults to
+    `fact`). The stored answer is the `Memory` object. Over the plan's limit (silent mode)
+    nothing is stored and the answer is a bare `{\"status\": \"ok\"}` (no `id`), as the hosted
+    service answers: clients read it as \"accepted, nothing to report\".
+
     Args:
         x_project_id (str | Unset):
-        x_end_user_id (str):
-        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+        x_end_user_id (str | Unset):
+        body (AddMemoryRequest): One fact to store for the end user (`X-End-User-ID`, else
+            `end_user_id`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+        Response[AddMemoryAccepted | AddMemorySkipped | Memory | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -279,10 +338,11 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: AddMemoryRequest,
     x_project_id: str | Unset = UNSET,
-    x_end_user_id: str,
+    x_end_user_id: str | Unset = UNSET,
 ) -> (
-    AddMemorySkipped
-    | StoredMemory
+    AddMemoryAccepted
+    | AddMemorySkipped
+    | Memory
     | ErrorBody
     | TooManyRequestsBody
     | ValidationErrorBody
@@ -290,22 +350,36 @@ async def asyncio(
 ):
     r"""Store one fact through the extraction path
 
-     Legacy route: the end user comes from the `X-End-User-ID` header. The text goes
-    through extraction; a text with nothing durable in it answers
+     Legacy route. The end user is the `X-End-User-ID` header, else the body's `end_user_id`
+    (the header wins when both are given; neither answers `400`). The text goes through
+    extraction; a text with nothing durable in it answers
     `{\"status\": \"skipped\", \"reason\": \"no_high_value_content\"}`. A resent `client_ref`
     answers `already_ingested` with the ids the first write made.
 
+    A fact's text is stored once per end user: sending a text the user already holds answers
+    that stored memory. With `deduplicate` (the default) a restatement of a stored fact also
+    answers the memory it restates instead of storing a second one: the same content words
+    (stop words, word order and endings aside: \"I play cello\" restates \"I play the cello\")
+    and vectors at least 0.8 alike by cosine. A different number or name is a different
+    fact. `deduplicate: false` turns that check off.
+
+    `tags`, `importance` and `event_type` are stored on the memory (`event_type` defaults to
+    `fact`). The stored answer is the `Memory` object. Over the plan's limit (silent mode)
+    nothing is stored and the answer is a bare `{\"status\": \"ok\"}` (no `id`), as the hosted
+    service answers: clients read it as \"accepted, nothing to report\".
+
     Args:
         x_project_id (str | Unset):
-        x_end_user_id (str):
-        body (AddMemoryRequest): One fact to store for the user named by `X-End-User-ID`.
+        x_end_user_id (str | Unset):
+        body (AddMemoryRequest): One fact to store for the end user (`X-End-User-ID`, else
+            `end_user_id`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AddMemorySkipped | StoredMemory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+        AddMemoryAccepted | AddMemorySkipped | Memory | ErrorBody | TooManyRequestsBody | ValidationErrorBody
     """
 
     return (

@@ -1,13 +1,13 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...models.forget_request import ForgetRequest
-from ...models.forget_response import ForgetResponse
+from ...models.forget_by_filter import ForgetByFilter
+from ...models.forget_by_ids import ForgetByIds
 from ...models.too_many_requests_body import TooManyRequestsBody
 from ...models.validation_error_body import ValidationErrorBody
 from ...types import UNSET, Response, Unset
@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    body: ForgetRequest,
+    body: ForgetByFilter | ForgetByIds,
     x_project_id: str | Unset = UNSET,
     x_end_user_id: str,
 ) -> dict[str, Any]:
@@ -30,7 +30,10 @@ def _get_kwargs(
         "url": "/memory/forget",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, ForgetByIds):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -40,9 +43,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody | None:
+) -> ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int] | None:
     if response.status_code == 200:
-        response_200 = ForgetResponse.from_dict(response.json())
+        response_200 = cast(list[int], response.json())
 
         return response_200
 
@@ -99,7 +102,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody]:
+) -> Response[ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -111,27 +114,32 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: ForgetRequest,
+    body: ForgetByFilter | ForgetByIds,
     x_project_id: str | Unset = UNSET,
     x_end_user_id: str,
-) -> Response[ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody]:
-    """Delete facts by id
+) -> Response[ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]]:
+    r"""Delete facts by id or by filter
 
-     Deletes the listed facts of the user named by `X-End-User-ID`. Ids that do not exist
-    for this user are simply absent from `deleted_ids`, so the call is idempotent. It
-    never deletes another user's rows.
+     Deletes facts of the end user named by `X-End-User-ID`, selected by exactly one of
+    `memory_ids` (1 to 100; ints or `m_<n>`) or `filters` (every given criterion must hold:
+    `source`, `event_type`, `tags` (all listed tags), `before`/`after` on `created_at`; a
+    filter naming none of these is `422`: to clear everything use a wide criterion such as
+    `{\"before\": \"<now>\"}`). `tier` is accepted and never narrows: the local server keeps one
+    tier. The answer is a JSON array of the integer ids deleted (with `dry_run`, the ids
+    that would be, and nothing is deleted). Ids that do not exist for this user are simply
+    absent, so the call is idempotent. It never deletes another user's rows. Not metered.
 
     Args:
         x_project_id (str | Unset):
         x_end_user_id (str):
-        body (ForgetRequest): Facts to delete for the user named by `X-End-User-ID`.
+        body (ForgetByFilter | ForgetByIds): Exactly one of `memory_ids` or `filters`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody]
+        Response[ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]]
     """
 
     kwargs = _get_kwargs(
@@ -150,27 +158,32 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: ForgetRequest,
+    body: ForgetByFilter | ForgetByIds,
     x_project_id: str | Unset = UNSET,
     x_end_user_id: str,
-) -> ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody | None:
-    """Delete facts by id
+) -> ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int] | None:
+    r"""Delete facts by id or by filter
 
-     Deletes the listed facts of the user named by `X-End-User-ID`. Ids that do not exist
-    for this user are simply absent from `deleted_ids`, so the call is idempotent. It
-    never deletes another user's rows.
+     Deletes facts of the end user named by `X-End-User-ID`, selected by exactly one of
+    `memory_ids` (1 to 100; ints or `m_<n>`) or `filters` (every given criterion must hold:
+    `source`, `event_type`, `tags` (all listed tags), `before`/`after` on `created_at`; a
+    filter naming none of these is `422`: to clear everything use a wide criterion such as
+    `{\"before\": \"<now>\"}`). `tier` is accepted and never narrows: the local server keeps one
+    tier. The answer is a JSON array of the integer ids deleted (with `dry_run`, the ids
+    that would be, and nothing is deleted). Ids that do not exist for this user are simply
+    absent, so the call is idempotent. It never deletes another user's rows. Not metered.
 
     Args:
         x_project_id (str | Unset):
         x_end_user_id (str):
-        body (ForgetRequest): Facts to delete for the user named by `X-End-User-ID`.
+        body (ForgetByFilter | ForgetByIds): Exactly one of `memory_ids` or `filters`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody
+        ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]
     """
 
     return sync_detailed(
@@ -184,27 +197,32 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: ForgetRequest,
+    body: ForgetByFilter | ForgetByIds,
     x_project_id: str | Unset = UNSET,
     x_end_user_id: str,
-) -> Response[ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody]:
-    """Delete facts by id
+) -> Response[ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]]:
+    r"""Delete facts by id or by filter
 
-     Deletes the listed facts of the user named by `X-End-User-ID`. Ids that do not exist
-    for this user are simply absent from `deleted_ids`, so the call is idempotent. It
-    never deletes another user's rows.
+     Deletes facts of the end user named by `X-End-User-ID`, selected by exactly one of
+    `memory_ids` (1 to 100; ints or `m_<n>`) or `filters` (every given criterion must hold:
+    `source`, `event_type`, `tags` (all listed tags), `before`/`after` on `created_at`; a
+    filter naming none of these is `422`: to clear everything use a wide criterion such as
+    `{\"before\": \"<now>\"}`). `tier` is accepted and never narrows: the local server keeps one
+    tier. The answer is a JSON array of the integer ids deleted (with `dry_run`, the ids
+    that would be, and nothing is deleted). Ids that do not exist for this user are simply
+    absent, so the call is idempotent. It never deletes another user's rows. Not metered.
 
     Args:
         x_project_id (str | Unset):
         x_end_user_id (str):
-        body (ForgetRequest): Facts to delete for the user named by `X-End-User-ID`.
+        body (ForgetByFilter | ForgetByIds): Exactly one of `memory_ids` or `filters`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody]
+        Response[ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]]
     """
 
     kwargs = _get_kwargs(
@@ -221,27 +239,32 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: ForgetRequest,
+    body: ForgetByFilter | ForgetByIds,
     x_project_id: str | Unset = UNSET,
     x_end_user_id: str,
-) -> ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody | None:
-    """Delete facts by id
+) -> ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int] | None:
+    r"""Delete facts by id or by filter
 
-     Deletes the listed facts of the user named by `X-End-User-ID`. Ids that do not exist
-    for this user are simply absent from `deleted_ids`, so the call is idempotent. It
-    never deletes another user's rows.
+     Deletes facts of the end user named by `X-End-User-ID`, selected by exactly one of
+    `memory_ids` (1 to 100; ints or `m_<n>`) or `filters` (every given criterion must hold:
+    `source`, `event_type`, `tags` (all listed tags), `before`/`after` on `created_at`; a
+    filter naming none of these is `422`: to clear everything use a wide criterion such as
+    `{\"before\": \"<now>\"}`). `tier` is accepted and never narrows: the local server keeps one
+    tier. The answer is a JSON array of the integer ids deleted (with `dry_run`, the ids
+    that would be, and nothing is deleted). Ids that do not exist for this user are simply
+    absent, so the call is idempotent. It never deletes another user's rows. Not metered.
 
     Args:
         x_project_id (str | Unset):
         x_end_user_id (str):
-        body (ForgetRequest): Facts to delete for the user named by `X-End-User-ID`.
+        body (ForgetByFilter | ForgetByIds): Exactly one of `memory_ids` or `filters`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | ForgetResponse | TooManyRequestsBody | ValidationErrorBody
+        ErrorBody | TooManyRequestsBody | ValidationErrorBody | list[int]
     """
 
     return (

@@ -1,32 +1,39 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="ForgetResponse")
+if TYPE_CHECKING:
+    from ..models.batch_update_item import BatchUpdateItem
+
+
+T = TypeVar("T", bound="BatchUpdateRequest")
 
 
 @_attrs_define
-class ForgetResponse:
+class BatchUpdateRequest:
     """
     Attributes:
-        deleted_ids (list[str]):
+        items (list[BatchUpdateItem]): 1 to 100 items with unique `memory_id`s.
     """
 
-    deleted_ids: list[str]
+    items: list[BatchUpdateItem]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        deleted_ids = self.deleted_ids
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "deleted_ids": deleted_ids,
+                "items": items,
             }
         )
 
@@ -34,15 +41,22 @@ class ForgetResponse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        deleted_ids = cast(list[str], d.pop("deleted_ids"))
+        from ..models.batch_update_item import BatchUpdateItem
 
-        forget_response = cls(
-            deleted_ids=deleted_ids,
+        d = dict(src_dict)
+        items = []
+        _items = d.pop("items")
+        for items_item_data in _items:
+            items_item = BatchUpdateItem.from_dict(items_item_data)
+
+            items.append(items_item)
+
+        batch_update_request = cls(
+            items=items,
         )
 
-        forget_response.additional_properties = d
-        return forget_response
+        batch_update_request.additional_properties = d
+        return batch_update_request
 
     @property
     def additional_keys(self) -> list[str]:

@@ -8,12 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="ForgetRequest")
+T = TypeVar("T", bound="ForgetByIds")
 
 
 @_attrs_define
-class ForgetRequest:
-    """Facts to delete for the user named by `X-End-User-ID`.
+class ForgetByIds:
+    """Facts to delete by id, for the end user named by `X-End-User-ID`.
 
     Attributes:
         memory_ids (list[int | str]):
@@ -69,14 +69,14 @@ class ForgetRequest:
 
         dry_run = d.pop("dry_run", UNSET)
 
-        forget_request = cls(
+        forget_by_ids = cls(
             memory_ids=memory_ids,
             reason=reason,
             dry_run=dry_run,
         )
 
-        forget_request.additional_properties = d
-        return forget_request
+        forget_by_ids.additional_properties = d
+        return forget_by_ids
 
     @property
     def additional_keys(self) -> list[str]:

@@ -12,22 +12,22 @@ if TYPE_CHECKING:
     from ..models.stored_metadata import StoredMetadata
 
 
-T = TypeVar("T", bound="StoredMemory")
+T = TypeVar("T", bound="ListedMemory")
 
 
 @_attrs_define
-class StoredMemory:
-    """The memory that was stored.
+class ListedMemory:
+    """A durable fact about an end user, as the v1 list returns it.
 
     Attributes:
-        id (int): The numeric part of the fact id (`m_<id>`).
+        memory_id (str): A memory (fact) id, `m_<n>`.
         text (str):
         source (str):
         metadata (StoredMetadata): Free-form metadata, as stored.
         created_at (datetime.datetime):
     """
 
-    id: int
+    memory_id: str
     text: str
     source: str
     metadata: StoredMetadata
@@ -35,7 +35,7 @@ class StoredMemory:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        id = self.id
+        memory_id = self.memory_id
 
         text = self.text
 
@@ -49,7 +49,7 @@ class StoredMemory:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "id": id,
+                "memory_id": memory_id,
                 "text": text,
                 "source": source,
                 "metadata": metadata,
@@ -64,7 +64,7 @@ class StoredMemory:
         from ..models.stored_metadata import StoredMetadata
 
         d = dict(src_dict)
-        id = d.pop("id")
+        memory_id = d.pop("memory_id")
 
         text = d.pop("text")
 
@@ -74,16 +74,16 @@ class StoredMemory:
 
         created_at = isoparse(d.pop("created_at"))
 
-        stored_memory = cls(
-            id=id,
+        listed_memory = cls(
+            memory_id=memory_id,
             text=text,
             source=source,
             metadata=metadata,
             created_at=created_at,
         )
 
-        stored_memory.additional_properties = d
-        return stored_memory
+        listed_memory.additional_properties = d
+        return listed_memory
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,0 +1,267 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.bulk_add_request import BulkAddRequest
+from ...models.bulk_add_response import BulkAddResponse
+from ...models.error_body import ErrorBody
+from ...models.too_many_requests_body import TooManyRequestsBody
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: BulkAddRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_project_id, Unset):
+        headers["X-Project-ID"] = x_project_id
+
+    if not isinstance(x_end_user_id, Unset):
+        headers["X-End-User-ID"] = x_end_user_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/memory/bulk-add",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None:
+    if response.status_code == 207:
+        response_207 = BulkAddResponse.from_dict(response.json())
+
+        return response_207
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ValidationErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = TooManyRequestsBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 507:
+        response_507 = ErrorBody.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: BulkAddRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str | Unset = UNSET,
+) -> Response[BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]:
+    """Store up to 50 facts, one outcome per item
+
+     Each item goes through the same path as `POST /memory/add`, in order. The end user of an
+    item is the `X-End-User-ID` header, else the item's `end_user_id` (the header wins over
+    every item); an item with neither is `rejected`. A resent `client_ref` is `skipped` with
+    reason `already_ingested` and the ids the first write made. Answers `207` with one
+    result per item (`index` is the item's position). Over the plan's limit (silent mode)
+    nothing is stored and the answer has no `results`.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str | Unset):
+        body (BulkAddRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: BulkAddRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str | Unset = UNSET,
+) -> BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None:
+    """Store up to 50 facts, one outcome per item
+
+     Each item goes through the same path as `POST /memory/add`, in order. The end user of an
+    item is the `X-End-User-ID` header, else the item's `end_user_id` (the header wins over
+    every item); an item with neither is `rejected`. A resent `client_ref` is `skipped` with
+    reason `already_ingested` and the ids the first write made. Answers `207` with one
+    result per item (`index` is the item's position). Over the plan's limit (silent mode)
+    nothing is stored and the answer has no `results`.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str | Unset):
+        body (BulkAddRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: BulkAddRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str | Unset = UNSET,
+) -> Response[BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]:
+    """Store up to 50 facts, one outcome per item
+
+     Each item goes through the same path as `POST /memory/add`, in order. The end user of an
+    item is the `X-End-User-ID` header, else the item's `end_user_id` (the header wins over
+    every item); an item with neither is `rejected`. A resent `client_ref` is `skipped` with
+    reason `already_ingested` and the ids the first write made. Answers `207` with one
+    result per item (`index` is the item's position). Over the plan's limit (silent mode)
+    nothing is stored and the answer has no `results`.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str | Unset):
+        body (BulkAddRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: BulkAddRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str | Unset = UNSET,
+) -> BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody | None:
+    """Store up to 50 facts, one outcome per item
+
+     Each item goes through the same path as `POST /memory/add`, in order. The end user of an
+    item is the `X-End-User-ID` header, else the item's `end_user_id` (the header wins over
+    every item); an item with neither is `rejected`. A resent `client_ref` is `skipped` with
+    reason `already_ingested` and the ids the first write made. Answers `207` with one
+    result per item (`index` is the item's position). Over the plan's limit (silent mode)
+    nothing is stored and the answer has no `results`.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str | Unset):
+        body (BulkAddRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BulkAddResponse | ErrorBody | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_project_id=x_project_id,
+            x_end_user_id=x_end_user_id,
+        )
+    ).parsed

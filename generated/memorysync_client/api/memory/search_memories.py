@@ -1,0 +1,263 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.memory_query_request import MemoryQueryRequest
+from ...models.memory_query_response import MemoryQueryResponse
+from ...models.too_many_requests_body import TooManyRequestsBody
+from ...models.validation_error_body import ValidationErrorBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: MemoryQueryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_project_id, Unset):
+        headers["X-Project-ID"] = x_project_id
+
+    headers["X-End-User-ID"] = x_end_user_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/memory/query",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody | None:
+    if response.status_code == 200:
+        response_200 = MemoryQueryResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ValidationErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = TooManyRequestsBody.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemoryQueryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> Response[
+    ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody
+]:
+    """Search one end user's memories (ranked Memory objects)
+
+     The end user's memories most relevant to `query`, best first, as `Memory` objects with
+    their `score`, plus `context` (one `- <text>` line per memory). `filters` narrow the
+    result (every given criterion must hold; `tags`: all of them). A filtered search ranks
+    the best 1,000 matches and keeps those that pass. `POST /memory/retrieve` is the same
+    operation. Over the plan's limit (silent mode) `memories` is empty.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (MemoryQueryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemoryQueryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody | None:
+    """Search one end user's memories (ranked Memory objects)
+
+     The end user's memories most relevant to `query`, best first, as `Memory` objects with
+    their `score`, plus `context` (one `- <text>` line per memory). `filters` narrow the
+    result (every given criterion must hold; `tags`: all of them). A filtered search ranks
+    the best 1,000 matches and keeps those that pass. `POST /memory/retrieve` is the same
+    operation. Over the plan's limit (silent mode) `memories` is empty.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (MemoryQueryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemoryQueryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> Response[
+    ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody
+]:
+    """Search one end user's memories (ranked Memory objects)
+
+     The end user's memories most relevant to `query`, best first, as `Memory` objects with
+    their `score`, plus `context` (one `- <text>` line per memory). `filters` narrow the
+    result (every given criterion must hold; `tags`: all of them). A filtered search ranks
+    the best 1,000 matches and keeps those that pass. `POST /memory/retrieve` is the same
+    operation. Over the plan's limit (silent mode) `memories` is empty.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (MemoryQueryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_project_id=x_project_id,
+        x_end_user_id=x_end_user_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: MemoryQueryRequest,
+    x_project_id: str | Unset = UNSET,
+    x_end_user_id: str,
+) -> ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody | None:
+    """Search one end user's memories (ranked Memory objects)
+
+     The end user's memories most relevant to `query`, best first, as `Memory` objects with
+    their `score`, plus `context` (one `- <text>` line per memory). `filters` narrow the
+    result (every given criterion must hold; `tags`: all of them). A filtered search ranks
+    the best 1,000 matches and keeps those that pass. `POST /memory/retrieve` is the same
+    operation. Over the plan's limit (silent mode) `memories` is empty.
+
+    Args:
+        x_project_id (str | Unset):
+        x_end_user_id (str):
+        body (MemoryQueryRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | MemoryQueryResponse | TooManyRequestsBody | ValidationErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_project_id=x_project_id,
+            x_end_user_id=x_end_user_id,
+        )
+    ).parsed
