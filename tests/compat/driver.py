@@ -30,16 +30,21 @@ class Exchange:
     headers: dict[str, str]
     body: Any
     status: int
+    response_headers: dict[str, str]
     ignored_fields: tuple[str, ...]
 
 
 def _exchange(request: httpx.Request, response: httpx.Response) -> Exchange:
     body: Any = None
-    if request.content:
+    try:
+        raw = request.content
+    except httpx.RequestNotRead:  # a streamed (multipart) upload: not kept
+        raw = b""
+    if raw:
         try:
-            body = json.loads(request.content)
+            body = json.loads(raw)
         except ValueError:
-            body = request.content
+            body = raw
     ignored = response.headers.get(IGNORED_HEADER, "")
     return Exchange(
         method=request.method,
@@ -47,6 +52,7 @@ def _exchange(request: httpx.Request, response: httpx.Response) -> Exchange:
         headers={k.lower(): v for k, v in request.headers.items()},
         body=body,
         status=response.status_code,
+        response_headers={k.lower(): v for k, v in response.headers.items()},
         ignored_fields=tuple(name.strip() for name in ignored.split(",") if name.strip()),
     )
 
@@ -91,7 +97,7 @@ class Sdk:
 
     mode: str  # "sync" or "async"
     client: Any
-    end_user_id: str
+    end_user_id: str | None
     tenant_id: str
     log: list[Exchange]
     _run: Callable[[Any], Any]
@@ -133,7 +139,7 @@ class SdkFactory:
         assert self._loop is not None
         return self._loop.run_until_complete(awaitable)
 
-    def client(self, end_user_id: str, *, api_key: str | None = None) -> Sdk:
+    def client(self, end_user_id: str | None, *, api_key: str | None = None) -> Sdk:
         key = api_key or self.api_key
         if self.mode == "sync":
             client: Any = memorysync.MemorySyncClient(

@@ -107,3 +107,14 @@ def test_another_user_neither_sees_nor_deletes_the_transcript(sdk: Sdk) -> None:
     assert sdk.delete_history(tenant_id=t, user_id="bob", ids=[i["id"] for i in items])["deleted_ids"] == []
     assert sdk.delete_history(tenant_id=t, user_id="bob", session_id="s-1")["deleted_ids"] == []
     assert sdk.list_history(tenant_id=t, user_id="alice", session_id="s-1")["total"] == 3
+
+
+def test_delete_takes_integer_ids_as_the_sdk_allows(sdk: Sdk) -> None:
+    items = _append(sdk)["items"]
+    numbers = [int(i["id"].removeprefix("h_")) for i in items[:2]]
+    gone = sdk.delete_history(
+        tenant_id=sdk.tenant_id, user_id="alice", ids=[numbers[0], items[1]["id"], 999999]
+    )
+    assert sorted(gone["deleted_ids"]) == sorted(i["id"] for i in items[:2])
+    left = sdk.list_history(tenant_id=sdk.tenant_id, user_id="alice", session_id="s-1")
+    assert [i["id"] for i in left["items"]] == [items[2]["id"]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.compat.driver import Sdk
 
 
@@ -147,3 +149,36 @@ def test_extracted_facts_follow_the_value_they_came_from(sdk: Sdk) -> None:
     )
     assert gone["deleted_fact_ids"] == [newer["memory_id"]]
     assert sdk.list_memories(tenant_id=t, user_id="alice")["total"] == 0
+
+
+@pytest.mark.parametrize("prefix", [[], None])
+def test_an_empty_or_absent_prefix_lists_every_namespace(sdk: Sdk, prefix: list[str] | None) -> None:
+    _put(sdk, ["a"], "k1", {"v": 1})
+    _put(sdk, ["b", "c"], "k2", {"v": 2})
+    listed = sdk.list_state(tenant_id=sdk.tenant_id, user_id="alice", namespace_prefix=prefix)
+    assert (listed["total"], sorted(i["key"] for i in listed["items"])) == (2, ["k1", "k2"])
+
+
+def test_namespaces_lists_cuts_and_pages(sdk: Sdk) -> None:
+    t = sdk.tenant_id
+    _put(sdk, ["agno"], "k", {"v": 1})
+    _put(sdk, ["agno", "team", "x"], "k", {"v": 1})
+    _put(sdk, ["agno", "team", "y"], "k", {"v": 1})
+    _put(sdk, ["zeta"], "k", {"v": 1})
+    _put(sdk, ["other-source"], "k", {"v": 1}, source="agno")
+    sdk.put_state(tenant_id=t, user_id="bob", namespace=["bobs"], key="k", value={"v": 1})
+
+    every = sdk.list_state_namespaces(tenant_id=t, user_id="alice")["namespaces"]
+    assert sorted(every) == [["agno"], ["agno", "team", "x"], ["agno", "team", "y"], ["zeta"]]
+    under = sdk.list_state_namespaces(tenant_id=t, user_id="alice", prefix=["agno", "team"])["namespaces"]
+    assert sorted(under) == [["agno", "team", "x"], ["agno", "team", "y"]]
+    cut = sdk.list_state_namespaces(tenant_id=t, user_id="alice", prefix=["agno"], max_depth=2)["namespaces"]
+    assert sorted(cut) == [["agno"], ["agno", "team"]]
+    assert sdk.list_state_namespaces(tenant_id=t, user_id="alice", source="agno")["namespaces"] == [
+        ["other-source"]
+    ]
+    first = sdk.list_state_namespaces(tenant_id=t, user_id="alice", limit=2)["namespaces"]
+    rest = sdk.list_state_namespaces(tenant_id=t, user_id="alice", limit=2, offset=2)["namespaces"]
+    assert len(first) == 2
+    assert sorted(first + rest) == sorted(every)
+    assert sdk.list_state_namespaces(tenant_id=t, user_id="bob")["namespaces"] == [["bobs"]]

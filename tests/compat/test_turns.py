@@ -108,3 +108,29 @@ def test_a_tenant_the_key_does_not_own_is_refused_with_the_sdks_auth_error(sdk: 
     with pytest.raises(memorysync.AuthError) as caught:
         sdk.list_memories(tenant_id="someone-else", user_id="alice")
     assert caught.value.status_code == 403
+
+
+def test_recall_types_narrow_to_event_types_and_unknown_names_are_dropped(sdk: Sdk) -> None:
+    t = sdk.tenant_id
+    sdk.add_turn(tenant_id=t, user_id="alice", text="I drink green tea every morning")
+    liked = sdk.add("I prefer window seats on long flights")
+    assert not isinstance(liked, memorysync.AddSkippedResponse)
+    sdk.update(liked.id, event_type="preference")
+    prompt = "What does the user like to drink and where does the user like to sit?"
+
+    everything = sdk.recall(tenant_id=t, user_id="alice", prompt=prompt, k=5)
+    assert len(everything["memories"]) == 2
+    narrowed = sdk.recall(tenant_id=t, user_id="alice", prompt=prompt, k=5, types=["preference"])
+    assert [m["memory_id"] for m in narrowed["memories"]] == [f"m_{liked.id}"]
+    assert narrowed["context"] == "- User prefers window seats on long flights"
+
+    with_typo = sdk.recall(
+        tenant_id=t, user_id="alice", prompt=prompt, k=5, types=["preference", "prefrence"]
+    )
+    assert with_typo["memories"] == narrowed["memories"]
+    assert (
+        sdk.exchanges("/v1/memory/recall")[-1].response_headers["x-memorysync-dropped-types"] == "prefrence"
+    )
+    # Only unknown names: nothing is left to narrow by, so every type comes back.
+    unknown = sdk.recall(tenant_id=t, user_id="alice", prompt=prompt, k=5, types=["nonsense"])
+    assert len(unknown["memories"]) == 2
