@@ -27,6 +27,7 @@ class Exchange:
 
     method: str
     path: str
+    query: dict[str, str]
     headers: dict[str, str]
     body: Any
     status: int
@@ -49,6 +50,7 @@ def _exchange(request: httpx.Request, response: httpx.Response) -> Exchange:
     return Exchange(
         method=request.method,
         path=request.url.path,
+        query=dict(request.url.params),
         headers={k.lower(): v for k, v in request.headers.items()},
         body=body,
         status=response.status_code,

@@ -301,3 +301,16 @@ def test_forget_by_ids_and_by_filters_with_a_dry_run_first(sdk: Sdk) -> None:
 
     with pytest.raises(memorysync.ValidationError):
         sdk.forget(filters={"before": "not a date"})
+
+
+def test_the_sdk_sends_dry_run_only_with_filters_so_a_dry_run_by_ids_deletes(sdk: Sdk) -> None:
+    memory = _add(sdk, "I live in Leeds")
+    # The SDK drops dry_run when it forgets by ids (survey 5.6): this really deletes.
+    assert sdk.forget([memory.id], dry_run=True) == [memory.id]
+    assert sdk.exchanges("/memory/forget")[-1].body == {"memory_ids": [memory.id]}
+    with pytest.raises(memorysync.NotFoundError):
+        sdk.get(memory.id)
+    with pytest.raises(memorysync.ValidationError, match="not both"):
+        sdk.forget([1], filters={"tags": ["x"]})
+    with pytest.raises(memorysync.ValidationError, match="at least one criterion"):
+        sdk.forget(filters={})
