@@ -74,3 +74,13 @@ def test_unknown_fields_never_loosen_validation_of_known_ones(raw: httpx.Client)
     answer = raw.post("/memory/add", json={"text": "I live in York", "importance": 7, "tgas": []})
     assert answer.status_code == 422
     assert "importance" in str(answer.json()["detail"])
+
+
+def test_a_known_field_that_is_not_editable_is_refused_not_ignored(raw: httpx.Client) -> None:
+    stored = raw.post("/memory/add", json={"text": "I live in Leeds"}).json()
+    answer = raw.patch(f"/memory/{stored['id']}", json={"text": "I live in York", "tags": ["home"]})
+    assert answer.status_code == 422
+    [problem] = answer.json()["detail"]
+    assert problem["loc"] == ["body", "text"]
+    assert "not editable" in problem["msg"]
+    assert raw.get(f"/memory/{stored['id']}").json()["text"] == "User lives in Leeds"
