@@ -20,6 +20,18 @@ from tests.compat.driver import Sdk, SdkFactory
 TOLERATED_IGNORED: dict[str, set[str]] = {}
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    """One server for a whole module, for tests that look only at requests and refusals (a module
+    overrides ``server`` with it); tests that read back what they stored use a server each."""
+    srv = LocalServer(tmp_path_factory.mktemp("compat") / "memorysync.db")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture(params=["sync", "async"])
 def sdk_factory(request: pytest.FixtureRequest, server: LocalServer) -> Iterator[SdkFactory]:
     factory = SdkFactory(server.base_url, server.api_key, server.tenant_id, request.param)

@@ -10,7 +10,14 @@ from typing import Any
 import memorysync
 import pytest
 
+from memorysync_server.launcher import LocalServer
 from tests.compat.driver import Sdk
+
+
+@pytest.fixture(scope="module")
+def server(module_server: LocalServer) -> LocalServer:
+    return module_server
+
 
 BAD_CALLS: dict[str, tuple[Callable[[Sdk], Any], str]] = {
     "blank text": (lambda s: s.add("   "), "text"),

@@ -10,8 +10,16 @@ from typing import Any
 import memorysync
 import pytest
 
+from memorysync_server.launcher import LocalServer
 from tests.compat.driver import Sdk
 from tests.compat.sdk_methods import METHODS, NAMESPACES, NOT_OFFERED
+
+
+@pytest.fixture(scope="module")
+def server(module_server: LocalServer) -> LocalServer:
+    """Nothing here is stored, so one server serves the module."""
+    return module_server
+
 
 NOT_OFFERED_DETAIL = "not offered by the local server"
 

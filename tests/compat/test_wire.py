@@ -13,7 +13,14 @@ import memorysync
 import pytest
 from memorysync import BulkAddItem
 
+from memorysync_server.launcher import LocalServer
 from tests.compat.driver import Sdk
+
+
+@pytest.fixture(scope="module")
+def server(module_server: LocalServer) -> LocalServer:
+    return module_server
+
 
 T = "t_local"  # LocalServer's default tenant
 Case = tuple[Callable[[Sdk], Any], str, str, dict[str, str], Any]
