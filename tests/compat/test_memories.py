@@ -160,6 +160,10 @@ def test_query_and_retrieve_rank_filter_and_agree(sdk: Sdk) -> None:
     scores = [m.score for m in found.memories]
     assert all(s is not None for s in scores) and scores == sorted(scores, reverse=True)
 
+    assert found.context is not None
+    assert found.context.splitlines() == [f"- {m.text}" for m in found.memories]
+    assert found.latency_ms is not None and found.latency_ms >= 0
+
     same = sdk.retrieve("What food could make the user ill?", k=3)
     assert [(m.id, m.score) for m in same.memories] == [(m.id, m.score) for m in found.memories]
 
@@ -169,6 +173,13 @@ def test_query_and_retrieve_rank_filter_and_agree(sdk: Sdk) -> None:
     assert [m.text for m in by_tag.memories] == ["User has a dog called Biscuit"]
     by_source = sdk.retrieve("anything about the user", k=10, filters={"source": "intake"})
     assert [m.id for m in by_source.memories] == [peanuts.id]
+    sdk.update(peanuts.id, event_type="profile")
+    by_type = sdk.query("anything about the user", k=10, filters={"memory_type": "profile"})
+    assert [m.id for m in by_type.memories] == [peanuts.id]
+    later = sdk.query("anything about the user", k=10, filters={"since": "2999-01-01T00:00:00Z"})
+    assert later.memories == []
+    everything = sdk.query("anything about the user", k=10, filters={"until": "2999-01-01T00:00:00Z"})
+    assert len(everything.memories) == 3
 
 
 def test_bulk_add_answers_per_item_and_replays_client_refs(sdk: Sdk) -> None:
