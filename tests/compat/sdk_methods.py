@@ -8,6 +8,7 @@ it, so a method a later SDK adds fails the suite until it is classified.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import sys
 from pathlib import Path
@@ -104,9 +105,10 @@ def public_namespaces(cls: type) -> dict[str, int]:
             if not name.startswith("_") and not callable(value)
         }
     finally:
-        closing = getattr(client, "close", None)
-        if closing is not None:
-            closing()
+        if hasattr(client, "aclose"):
+            asyncio.run(client.aclose())
+        else:
+            client.close()
 
 
 def _count_methods(obj: object) -> int:
