@@ -60,14 +60,22 @@ def test_a_turn_with_empty_content_is_stored_as_given(sdk: Sdk) -> None:
         tenant_id=sdk.tenant_id,
         user_id="alice",
         session_id="s-2",
-        turns=[{"role": "assistant", "content": "", "payload": {"tool_calls": [{"name": "lookup"}]}}],
+        turns=[
+            {"role": "assistant", "content": "", "payload": {"tool_calls": [{"name": "lookup"}]}},
+            {"role": "user", "content": ""},
+        ],
     )
-    [turn] = appended["items"]
-    assert (turn["role"], turn["content"], turn["created"]) == ("assistant", "", True)
+    assert [(t["role"], t["content"], t["created"]) for t in appended["items"]] == [
+        ("assistant", "", True),
+        ("user", "", True),
+    ]
     listed = sdk.list_history(tenant_id=sdk.tenant_id, user_id="alice", session_id="s-2")
     assert [(i["content"], i["payload"]) for i in listed["items"]] == [
-        ("", {"tool_calls": [{"name": "lookup"}]})
+        ("", {"tool_calls": [{"name": "lookup"}]}),
+        ("", None),
     ]
+    # An empty user turn is kept in the transcript but gives no memory.
+    assert sdk.list_memories(tenant_id=sdk.tenant_id, user_id="alice")["total"] == 0
 
 
 def test_a_retried_append_stores_nothing_twice(sdk: Sdk) -> None:
