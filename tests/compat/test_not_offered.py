@@ -87,7 +87,7 @@ def test_a_connector_namespace_gets_the_servers_clear_404(sdk: Sdk, name: str) -
         _run(sdk, NAMESPACE_CALLS[name](sdk))
     assert caught.value.status_code == 404
     [exchange] = sdk.exchanges()
-    assert exchange.path.startswith(NAMESPACES[name][0].removesuffix("..."))
+    assert exchange.path.startswith(NAMESPACES[name][0].removesuffix("/..."))
     assert str(caught.value).startswith(f"{exchange.method} {exchange.path} is {NOT_OFFERED_DETAIL}")
 
 
