@@ -241,6 +241,8 @@ def test_without_an_end_user_each_bulk_item_names_its_own_or_is_rejected(sdk_fac
         anonymous.get(answer.results[0].memory_ids[0])
     with pytest.raises(memorysync.ValidationError, match="X-End-User-ID"):
         anonymous.export_all()
+    with pytest.raises(memorysync.ValidationError, match="X-End-User-ID"):
+        anonymous.status(answer.results[0].memory_ids[0])
 
 
 def test_batch_update_applies_what_it_can_see_and_reports_the_rest(sdk: Sdk) -> None:
