@@ -53,6 +53,10 @@ CASES: dict[str, Case] = {
         lambda s: s.list_memories(tenant_id=T, user_id="alice", limit=0, offset=2),
         "GET", f"/v1/memory/{T}/alice/list", {"limit": "0", "offset": "2"}, None,
     ),
+    "list_memories does not encode the user id (survey 4.4)": (
+        lambda s: s.list_memories(tenant_id=T, user_id="a/b"),
+        "GET", f"/v1/memory/{T}/a/b/list", {}, None,
+    ),
     "status": (lambda s: s.status(7), "GET", "/v1/memory/status/7", {}, None),
     "append_history strips None from turns": (
         lambda s: s.append_history(
