@@ -127,6 +127,9 @@ class _Db:
         self.listeners: list[FactsListener] = []
         self._local = threading.local()
         self._known: dict[tuple[str, str], int] = {}
+        # Versions this process wrote that no later write has replaced yet: two of its own units
+        # of work on one user (a request and the background embedder) may settle out of order.
+        self._ours: dict[tuple[str, str], set[int]] = defaultdict(set)
         self._known_lock = threading.Lock()
         self._migrate()
 
@@ -174,6 +177,9 @@ class _Db:
                     self._finish(tx)
             except BaseException as error:
                 self._local.tx = None
+                with self._known_lock:
+                    for key, (_, version) in tx.bumps.items():
+                        self._ours[key].discard(version)  # never committed
                 if isinstance(error, psycopg.errors.DiskFull):
                     raise StorageFull(f"PostgreSQL: {error}") from error
                 raise
@@ -199,6 +205,8 @@ class _Db:
                 _enc((tenant, user)),
             ).fetchone()
             tx.bumps[(tenant, user)] = (int(old["version"]) if old else 0, int(new["version"]))
+            with self._known_lock:
+                self._ours[(tenant, user)].add(int(new["version"]))
         if tx.corpus:
             tenants = sorted(tx.corpus)
             conn.execute(
@@ -223,8 +231,10 @@ class _Db:
         stale = set()
         with self._known_lock:
             for key, (old, new) in tx.bumps.items():
-                if self._known.get(key, 0) != old:
+                ours = self._ours[key]
+                if self._known.get(key, 0) != old and old not in ours:
                     stale.add(key)
+                ours.discard(old)  # no other write can follow it now
                 self._known[key] = max(self._known.get(key, 0), new)
         for key in sorted(stale):
             self._announce(FactsChange(*key))
