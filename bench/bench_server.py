@@ -14,7 +14,9 @@ and a few are common; prompts ask about words taken from stored facts. ``stages`
 search stages ran for the measured calls. The first query per size (which loads the user's
 vectors into memory) is ``cold_ms``; ``recall_after_write_p50_ms`` is a recall right after an
 add_turn for the same user (the adapters' loop); ``add_turn_per_s`` writes to that same user,
-at that size.
+at that size (sequential calls, each answered before the next); ``add_turn_cpu_ms`` is this
+process's CPU time per add_turn (client, server and the background embedding of its facts, until
+that is done), a figure that depends less on what else the machine runs.
 """
 
 from __future__ import annotations
@@ -151,6 +153,20 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _cpu_s() -> float:
+    """CPU seconds of this process, every thread: the client, the server and its background work."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _drained(server: LocalServer, timeout: float = 60.0) -> None:
+    """Wait until the server's background embedder has embedded every fact written so far."""
+    backfill = getattr(server.app.services, "backfill", None)
+    deadline = time.monotonic() + timeout
+    while backfill is not None and backfill.count() and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
 def _percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {
@@ -195,6 +211,8 @@ def _measure_size(
                 assert http.post("/v1/memory/add_turn", json=turn).status_code == 201
                 after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompts[i], "k": 10}))
             # Throughput at this size: the same user, who holds ``size`` memories.
+            _drained(server)
+            cpu_before = _cpu_s()
             started = time.perf_counter()
             for i in range(turns):
                 response = http.post(
@@ -202,6 +220,9 @@ def _measure_size(
                     json={**body, "text": f"I visited place{run}x{i} in {2000 + i % 25}"},
                 )
                 assert response.status_code == 201, response.text
+            answered = time.perf_counter()
+            _drained(server)
+            cpu_ms = (_cpu_s() - cpu_before) / turns * 1000
             r, q, w = _percentiles(recall), _percentiles(query), _percentiles(after_write)
             per_run.append(
                 {
@@ -212,7 +233,8 @@ def _measure_size(
                     "query_p95_ms": q["p95"],
                     "query_max_ms": q["max"],
                     "recall_after_write_p50_ms": w["p50"],
-                    "add_turn_per_s": round(turns / (time.perf_counter() - started), 1),
+                    "add_turn_per_s": round(turns / (answered - started), 1),
+                    "add_turn_cpu_ms": round(cpu_ms, 2),
                 }
             )
         stages = Counter(search_service.stages)

@@ -36,6 +36,9 @@ BATCH = 16
 LINGER = 0.02
 # A worker with nothing to do for this long ends; the next pending fact starts another.
 IDLE = 5.0
+# Past this many facts waiting, writes embed their own facts again: the backlog, which a search
+# of its user may have to embed before it answers, stays under ~0.4 s of embedding.
+BACKLOG = 256
 RETRY_AFTER = 1.0
 RESCAN_ROWS = 1_000_000
 FLUSH_CHUNK = 256
@@ -48,12 +51,19 @@ class Backfill:
     """Embeds pending facts: in batches on a background thread, and a user's own at search time."""
 
     def __init__(
-        self, store: Storage, embedder: Embedder, *, batch: int = BATCH, linger: float = LINGER
+        self,
+        store: Storage,
+        embedder: Embedder,
+        *,
+        batch: int = BATCH,
+        linger: float = LINGER,
+        backlog: int = BACKLOG,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.batch = batch
         self.linger = linger
+        self.backlog = backlog
         self._cond = threading.Condition()
         self._pending: OrderedDict[Key, set[int]] = OrderedDict()  # not yet taken by anyone
         self._claimed: dict[Key, set[int]] = {}  # being embedded now
@@ -88,6 +98,10 @@ class Backfill:
         key = (tenant, user_id)
         with self._cond:
             return bool(self._pending.get(key) or self._claimed.get(key))
+
+    def behind(self) -> bool:
+        """Whether so many facts wait for a vector that a write should embed its own."""
+        return self.count() >= self.backlog
 
     def count(self) -> int:
         """Facts without a vector yet that this process knows of."""

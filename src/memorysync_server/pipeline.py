@@ -149,12 +149,18 @@ class Pipeline:
         """``facts`` with their vectors, or PENDING ones when a background embedder gives them
         later. ``scope`` (tenant, user), given outside any unit of work, lets a fact that is
         compared with the user's older facts see those still pending."""
-        if self.backfill is None:
+        if self.backfill is None or not facts:
             return Drafts(list(facts), list(self.embed(facts)) if facts else [])
-        inline = [i for i, fact in enumerate(facts) if self.superseder and self.superseder.needs_vector(fact)]
+        compared = [bool(self.superseder and self.superseder.needs_vector(fact)) for fact in facts]
+        # A write finding a long backlog embeds its own facts, as every write did before.
+        inline = (
+            [i for i in range(len(facts)) if compared[i]]
+            if not self.backfill.behind()
+            else list(range(len(facts)))
+        )
         vectors = [PENDING] * len(facts)
         if inline:
-            if scope is not None:
+            if scope is not None and any(compared):
                 self.backfill.flush(*scope)
             for i, vector in zip(inline, self.embed([facts[i] for i in inline]), strict=True):
                 vectors[i] = vector

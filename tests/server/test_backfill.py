@@ -202,3 +202,31 @@ def test_processes_sharing_postgres_find_each_others_pending_facts_even_after_a_
     finally:
         a.stop()
         b.stop()
+
+
+def test_writes_embed_their_own_facts_while_the_backlog_is_long(server: LocalServer, api: Api) -> None:
+    backfill = server.app.services.backfill
+    backfill.close()
+    backfill.backlog = 3
+    for statement, _ in STATEMENTS[:5]:
+        api.turn("u", statement)
+    # The first three waited for the background; the next two found it behind and embedded their own.
+    assert len(_pending(server)) == 3
+    assert "User drives an old red Volvo" in _queried(api, "u", "What car does the user have?")
+    assert not _pending(server)
+
+
+def test_a_stated_change_supersedes_a_fact_still_waiting_for_its_vector(
+    server: LocalServer, api: Api
+) -> None:
+    server.app.services.backfill.close()
+    api.turn("u", "I use a cheap Android phone.")
+    api.turn("u", "I play the cello.")
+    assert len(_pending(server)) == 2
+    api.turn("u", "I switched to an iPhone last week.")
+    facts = {m["text"]: m for m in api.facts("u")["memories"]}
+    assert (
+        facts["User uses a cheap Android phone"]["metadata"]["superseded_by"]
+        == (facts["User switched to an iPhone last week"]["memory_id"])
+    )
+    assert "superseded_by" not in facts["User plays the cello"]["metadata"]
