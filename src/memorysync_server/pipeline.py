@@ -204,11 +204,17 @@ class Pipeline:
             return self._add(tenant, user_id, new)
         with self.store.transaction():
             ids = self._add(tenant, user_id, new)
+            # Every fact new (the usual case): the ids are theirs, in order, without a lookup.
+            texts = [fact.text for fact in new]
+            fresh = dict(zip(texts, ids, strict=True)) if len(ids) == len(set(texts)) == len(texts) else {}
             for fact in new:
                 # A fact said again (already stored) is current again, as a new one is.
-                stored = self.store.facts.find_by_text(tenant, user_id, fact.text)
-                if stored is not None:
-                    self.superseder.fact_stored(tenant, user_id, stored.id, fact.text, fact.vector)
+                stored_id = fresh.get(fact.text)
+                if stored_id is None:
+                    stored = self.store.facts.find_by_text(tenant, user_id, fact.text)
+                    stored_id = None if stored is None else stored.id
+                if stored_id is not None:
+                    self.superseder.fact_stored(tenant, user_id, stored_id, fact.text, fact.vector)
         return ids
 
     def _add(self, tenant: str, user_id: str, facts: list[NewFact]) -> list[int]:

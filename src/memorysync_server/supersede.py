@@ -213,8 +213,8 @@ class Superseder:
             )
             if nearest is not None and nearest[1] >= needed:
                 changes[nearest[0]] = fact_id
-        current = self.store.facts.get(tenant, user_id, [fact_id])
-        if current and "superseded_by" in current[0].metadata and name is not None:
+        current = self.store.facts.get(tenant, user_id, [fact_id]) if name is not None else []
+        if current and "superseded_by" in current[0].metadata:
             # Said again: the fact is current again, whatever superseded it meanwhile.
             changes[fact_id] = None
         self.store.facts.set_superseded(tenant, user_id, changes)
