@@ -201,14 +201,14 @@ def test_tool_round_trip_never_captures_tool_calls_or_results(make_memory, store
     memory.add_to_agent(user)
 
     result = user.initiate_chat(
-        bot, message="Book me a dinner place; remember my seat preference too.", silent=True
+        bot, message="Book me a dinner place, and save my seat preference too.", silent=True
     )
     assert memory.flush(5)
 
     tool_results = [m for m in result.chat_history if m.get("role") == "tool"]
     assert [r["content"] for r in tool_results] == ["Saved to memory."]
     assert stored.transcript(uid, "tools") == [
-        ("user", "Book me a dinner place; remember my seat preference too."),
+        ("user", "Book me a dinner place, and save my seat preference too."),
         ("assistant", "Saved. Enjoy your vegetarian dinner!"),
     ]
     # The model's follow-up after the tool result still has the context recalled for the request.
