@@ -1,7 +1,9 @@
 """The ASGI app: routes come from openapi.yaml's paths, dispatched by operationId.
 
-Order per request: route (404) -> method (405) -> auth (401) -> validation against
-openapi.yaml (422) -> X-Project-ID (404) -> the handler, which checks the tenant (403).
+Order per request: a hosted-only route (404, openapi.yaml x-not-offered) -> route (404) ->
+method (405) -> auth (401) -> validation against openapi.yaml (422; unknown body fields are
+removed and reported, never refused) -> X-Project-ID (404) -> the handler, which checks the
+tenant (403).
 Anything unexpected answers a contract error body; a 500 means a bug and is logged.
 """
 
@@ -293,7 +295,7 @@ def _integral(value: Any) -> Any:
     return value
 
 
-_INTEGER = re.compile(r"([+-]?[0-9]+)(?:\.0*)?", re.ASCII)
+_INTEGER = re.compile(r"([+-]?[0-9]+)(?:\.0+)?", re.ASCII)
 
 
 def _may_be_integer(schema: dict[str, Any]) -> bool:

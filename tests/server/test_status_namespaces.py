@@ -67,7 +67,7 @@ def test_status_input_errors(api: Api) -> None:
     assert missing.json()["detail"] == [
         {"loc": ["header", "X-End-User-ID"], "msg": "X-End-User-ID is required", "type": "missing"}
     ]
-    for bad in ("0", "-1", "abc", str(2**63), "m_", "m_x", "h_1", "%C2%B2", "1.5", "1e3"):
+    for bad in ("0", "-1", "abc", str(2**63), "m_", "m_x", "h_1", "%C2%B2", "1.5", "1e3", "1."):
         response = _status(api, bad)
         assert response.status_code == 422, (bad, response.text)
         assert response.json()["detail"][0]["loc"] == ["path", "memory_id"]
