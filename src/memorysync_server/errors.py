@@ -80,14 +80,86 @@ def _kind(error: ValidationError) -> str:
     return _KINDS.get(str(error.validator), "value_error")
 
 
-def _message(error: ValidationError) -> str:
-    v, value = error.validator, error.validator_value
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "a JSON object",
+    "array": "a list",
+    "null": "null",
+}
+_SHOWN = 40
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    for name, kind in (
+        ("string", str),
+        ("integer", int),
+        ("number", float),
+        ("object", dict),
+        ("array", list),
+    ):
+        if isinstance(value, kind):
+            return name
+    return "null"
+
+
+def _field(path: list[str | int]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _reason(error: ValidationError) -> str | None:
+    """What is wrong, in words that need no schema; None for jsonschema's own message."""
+    v, limit, value = error.validator, error.validator_value, error.instance
+    count = len(value) if isinstance(value, (str, list, dict)) else None
+    if v == "maximum":
+        return f"must be at most {limit} (got {_shown(value)})"
+    if v == "minimum":
+        return f"must be at least {limit} (got {_shown(value)})"
+    if v == "maxLength":
+        return f"must be at most {limit} characters long (got {count})"
+    if v == "minLength":
+        return (
+            "must not be empty" if limit == 1 else f"must be at least {limit} characters long (got {count})"
+        )
+    if v == "maxItems":
+        return f"must have at most {limit} items (got {count})"
+    if v == "minItems":
+        return (
+            "must not be an empty list" if limit == 1 else f"must have at least {limit} items (got {count})"
+        )
+    if v == "maxProperties":
+        return f"must have at most {limit} keys (got {count})"
+    if v == "type":
+        wanted = limit if isinstance(limit, list) else [limit]
+        names = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
+        return f"must be {names} (got {_TYPE_NAMES.get(_json_type(value), 'null')})"
+    if v == "enum":
+        return f"must be one of {', '.join(map(str, limit))} (got {_shown(value)})"
+    if v == "format" and limit == "date-time":
+        return f"must be an RFC 3339 date-time such as 2024-05-01T12:00:00Z (got {_shown(value)})"
+    if v == "pattern":
+        if limit == "\\S":
+            return "must contain a non-whitespace character"
+        return f"must match {limit} (got {_shown(value)})"
+    return None
+
+
+def _message(error: ValidationError, prefix: list[str | int]) -> str:
+    v = error.validator
     if v == "required":
         return error.message.replace("is a required property", "is required")
-    if v == "additionalProperties":
-        return f"{error.message}; remove the unknown field(s)"
-    if v == "pattern" and value == "\\S":
-        return "must contain a non-whitespace character"
     if (
         v == "oneOf"
         and isinstance(error.instance, dict)
@@ -101,7 +173,35 @@ def _message(error: ValidationError) -> str:
     if v == "not" and isinstance(error.schema, dict) and isinstance(error.schema.get("description"), str):
         # A field openapi.yaml declares only to refuse it (e.g. a memory's text on an edit).
         return error.schema["description"]
-    return error.message if len(error.message) <= 300 else error.message[:297] + "..."
+    reason = _reason(error) if v not in ("oneOf", "anyOf") else _alternatives(error)
+    # The field as the client wrote it: the body path, or the parameter's name.
+    name = _field([*prefix[1:], *error.absolute_path])
+    if reason is not None:
+        # Clients that show only `msg` (the official SDK) still learn which field it is.
+        return f"'{name}' {reason}" if name else f"the {prefix[0] if prefix else 'value'} {reason}"
+    message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
+    return f"'{name}': {message}" if name else message
+
+
+def _alternatives(error: ValidationError) -> str | None:
+    """Why no branch of a oneOf/anyOf accepted the value: the fields one of them needs, or each
+    branch's reason when they are about the value itself."""
+    subs = list(error.context or ())
+    branches = {sub.relative_schema_path[0] for sub in subs}
+    missing = [
+        sub.message.split("'")[1]
+        for sub in subs
+        if sub.validator == "required" and not sub.relative_path and sub.message.count("'") >= 2
+    ]
+    if missing and len({sub.relative_schema_path[0] for sub in subs if sub.validator == "required"}) == len(
+        branches
+    ):
+        return "needs one of " + " or ".join(f"'{m}'" for m in dict.fromkeys(missing))
+    if subs and all(not sub.relative_path for sub in subs):
+        reasons = [r for r in (_reason(sub) for sub in subs) if r is not None]
+        if len(reasons) == len(subs):
+            return ", or ".join(dict.fromkeys(reasons))
+    return None
 
 
 def _forget_selector(body: dict[str, Any]) -> str | None:
@@ -150,5 +250,5 @@ def validation_items(errors: list[ValidationError], prefix: list[str | int]) -> 
             missing = error.message.split("'")[1] if error.message.count("'") >= 2 else None
             if missing is not None:
                 loc.append(missing)
-        items.append({"loc": loc, "msg": _message(error), "type": _kind(error)})
+        items.append({"loc": loc, "msg": _message(error, prefix), "type": _kind(error)})
     return items
