@@ -84,15 +84,9 @@ def _linked_spec() -> dict[str, Any]:
             "prefix": "$response.body#/item/namespace",
         },
     }
-    paths["/memory/add"]["post"]["responses"]["200"]["links"] = {
-        "StatusOfAdded": {
-            "operationId": "memory_status",
-            "parameters": {
-                "path.memory_id": "$response.body#/id",
-                "header.X-End-User-ID": "$request.header.X-End-User-ID",
-            },
-        },
-    }
+    # No link from /memory/add to the routes naming one memory: its answer has an `id` only when
+    # something was stored, and a link that resolves on some runs and not on others makes
+    # hypothesis' replay of a stateful scenario draw different data (FlakyStrategyDefinition).
     session = {
         "tenant_id": "$request.body#/tenant_id",
         "user_id": "$request.body#/user_id",
@@ -279,7 +273,7 @@ def test_contract_postgres(case: Any, postgres_app: Any) -> None:
 def _workflow(schema: Any, prefix: str) -> Any:
     class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         """Follows the links: put -> get/delete of the same record and the namespaces under it,
-        append -> list/delete of the session, add -> status of the stored memory."""
+        append -> list/delete of the session."""
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"headers": {**AUTH, "X-End-User-ID": "fuzz-user"} if _lacks_end_user(case) else AUTH}
