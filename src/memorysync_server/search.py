@@ -22,12 +22,14 @@ import threading
 import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from .gate import RelevanceGate
 from .storage import Fact, FactsChange, StateRow, Storage
+
+V = TypeVar("V")
 
 if TYPE_CHECKING:
     from .backfill import Backfill
@@ -429,21 +431,9 @@ class FactSearch:
                 if added.shape[1]:
                     index = index.appended(np.asarray(change.added_ids, dtype=np.int64), added)
             if change.superseded:
-                superseded = dict(index.superseded)
-                for old, new in change.superseded.items():
-                    if new is None:
-                        superseded.pop(old, None)
-                    else:
-                        superseded[old] = new
-                index.superseded = superseded
+                index.superseded = _changed(index.superseded, change.superseded)
             if change.importance:
-                importance = dict(index.importance)
-                for fact_id, value in change.importance.items():
-                    if value is None:
-                        importance.pop(fact_id, None)
-                    else:
-                        importance[fact_id] = value
-                index.importance = importance
+                index.importance = _changed(index.importance, change.importance)
             self._cache[key] = index
 
     def _refresh_stale_vectors(self, tenant: str, user_id: str) -> None:
@@ -652,6 +642,18 @@ class FactSearch:
             # Facts far below the best one are what is left when the prompt was about that one.
             threshold = max(threshold, CONTEXT_RATIO * ranked[0][1])
         return [(fact, score) for fact, score in ranked if score >= threshold]
+
+
+def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V]:
+    """A new ``mapping`` with ``changes`` applied (None removes the id). A new object, never the
+    old one edited: caches keyed by the mapping's identity then see the change."""
+    out = dict(mapping)
+    for fact_id, value in changes.items():
+        if value is None:
+            out.pop(fact_id, None)
+        else:
+            out[fact_id] = value
+    return out
 
 
 def _best(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:

@@ -991,11 +991,7 @@ class PostgresState:
         prefix: Sequence[str] | None,
         with_vectors: bool = False,
     ) -> list[StateRow]:
-        where = "tenant = %s AND user_id = %s AND source = %s"
-        params: list[Any] = [tenant, user_id, source]
-        if prefix:
-            where += " AND starts_with(ns_path, %s)"
-            params.append(ns_path(prefix))
+        where, params = _state_scope(tenant, user_id, source, prefix)
         columns = _STATE_COLUMNS + (", vector" if with_vectors else "")
         rows = self._db.all(
             f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
@@ -1005,11 +1001,7 @@ class PostgresState:
     def namespaces(
         self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
     ) -> list[list[str]]:
-        where = "tenant = %s AND user_id = %s AND source = %s"
-        params: list[Any] = [tenant, user_id, source]
-        if prefix:
-            where += " AND starts_with(ns_path, %s)"
-            params.append(ns_path(prefix))
+        where, params = _state_scope(tenant, user_id, source, prefix)
         rows = self._db.all(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
         return sorted(json.loads(row["namespace"]) for row in rows)
 
@@ -1192,3 +1184,15 @@ class PostgresStorage:
 
     def __repr__(self) -> str:
         return f"PostgresStorage({self.dsn.split('@')[-1]!r})"
+
+
+def _state_scope(
+    tenant: str, user_id: str, source: str, prefix: Sequence[str] | None
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) of one user's state rows of ``source`` under ``prefix``."""
+    where = "tenant = %s AND user_id = %s AND source = %s"
+    params: list[Any] = [tenant, user_id, source]
+    if prefix:
+        where += " AND starts_with(ns_path, %s)"
+        params.append(ns_path(prefix))
+    return where, params

@@ -858,26 +858,14 @@ class SqliteState:
         prefix: Sequence[str] | None,
         with_vectors: bool = False,
     ) -> list[StateRow]:
-        where = "tenant = ? AND user_id = ? AND source = ?"
-        params: list[Any] = [tenant, user_id, source]
-        if prefix:
-            p = ns_path(prefix)
-            # Compared as bytes: SQLite's text functions stop at a NUL character, which a
-            # namespace segment may hold.
-            where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
-            params.extend([len(p.encode("utf-8")), p])
+        where, params = _state_scope(tenant, user_id, source, prefix)
         rows = self._db.read(f"SELECT * FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params)
         return [_state(row, with_vector=with_vectors) for row in rows]
 
     def namespaces(
         self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
     ) -> list[list[str]]:
-        where = "tenant = ? AND user_id = ? AND source = ?"
-        params: list[Any] = [tenant, user_id, source]
-        if prefix:
-            p = ns_path(prefix)
-            where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
-            params.extend([len(p.encode("utf-8")), p])
+        where, params = _state_scope(tenant, user_id, source, prefix)
         rows = self._db.read(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
         return sorted(json.loads(row["namespace"]) for row in rows)
 
@@ -1083,3 +1071,18 @@ class SqliteStorage:
 
     def __repr__(self) -> str:
         return f"SqliteStorage({self.path!r})"
+
+
+def _state_scope(
+    tenant: str, user_id: str, source: str, prefix: Sequence[str] | None
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) of one user's state rows of ``source`` under ``prefix``."""
+    where = "tenant = ? AND user_id = ? AND source = ?"
+    params: list[Any] = [tenant, user_id, source]
+    if prefix:
+        p = ns_path(prefix)
+        # Compared as bytes: SQLite's text functions stop at a NUL character, which a namespace
+        # segment may hold.
+        where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
+        params.extend([len(p.encode("utf-8")), p])
+    return where, params
