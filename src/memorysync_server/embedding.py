@@ -45,9 +45,6 @@ INT8_MODEL_SHA256 = "774170e93f8d6d67e05eea59e44722667c25a92771a2ecaaf7141188d16
 PROBE_PATH = Path(__file__).parent / "models" / "minilm-probe.npy"
 PROBE_TEXTS = ("User is lactose intolerant and avoids cheese.", "Which football team do I support?")
 PROBE_MIN_COSINE = 0.999
-# A prompt read two ways (recall) is two texts: each goes through the model on its own core at
-# the same time, which answers sooner than one padded batch and costs the same CPU.
-PARALLEL_MAX_TEXTS = 2
 MAX_TOKENS = 256
 MAX_WORD_CHARS = 100
 
@@ -185,7 +182,12 @@ class MiniLMEmbedder:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self._options = options
-        self._pool: ThreadPoolExecutor | None = None
+        # A prompt read two ways (recall) is two texts: the second goes through the model on a
+        # helper thread while the first runs here, which answers sooner than one padded batch and
+        # costs the same CPU. One helper per process; a request that finds it busy (another
+        # request's second text) runs its own two as one batch instead of queueing behind it.
+        self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memorysync-encode")
+        self._helper_free = threading.Lock()
         self._parallel = (os.cpu_count() or 1) > 1
         self.graph = "published"
         if model_path is None and int8_model is not None:
@@ -257,22 +259,22 @@ class MiniLMEmbedder:
         weights = mask[..., None].astype(np.float32)
         return (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
 
-    def _run_apart(self, tokens: list[list[int]]) -> np.ndarray:
-        """A few texts, each in its own model run, the runs side by side (ONNX Runtime lets go of
-        the GIL while it runs)."""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(
-                max_workers=PARALLEL_MAX_TEXTS - 1, thread_name_prefix="memorysync-encode"
-            )
-        others = [self._pool.submit(self._run, [ids]) for ids in tokens[1:]]
-        first = self._run([tokens[0]])
-        return np.concatenate([first, *(other.result() for other in others)])
+    def _run_pair(self, first: list[int], second: list[int]) -> np.ndarray:
+        """Two texts in two model runs side by side (ONNX Runtime lets go of the GIL while it
+        runs), or in one batch when the helper thread is busy."""
+        if not self._helper_free.acquire(blocking=False):
+            return self._run([first, second])
+        try:
+            other = self._helper.submit(self._run, [second])
+            return np.concatenate([self._run([first]), other.result()])
+        finally:
+            self._helper_free.release()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         tokens = [self.tokenizer.encode(text) for text in texts]
-        if self._parallel and 1 < len(texts) <= PARALLEL_MAX_TEXTS:
-            out[:] = self._run_apart(tokens)
+        if self._parallel and len(texts) == 2:
+            out[:] = self._run_pair(*tokens)
         else:
             # Sorted by length and cut into small batches, so short texts are not padded to a long one.
             order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))

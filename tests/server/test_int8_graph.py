@@ -9,6 +9,7 @@ import importlib.util
 import logging
 import platform
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +103,24 @@ def test_two_texts_run_side_by_side_give_the_vectors_each_gets_alone() -> None:
         [embedder.embed(["Where do the user live?"]), embedder.embed(["Where do I live?"])]
     )
     assert np.allclose(together, alone, atol=1e-5)
+    # Requests at the same time share one helper thread; whoever finds it busy runs its pair as
+    # one batch. Either way each text gets its own vector.
+    pairs = [(FACTS[i], QUESTIONS[i]) for i in range(len(FACTS))]
+    expected = {text: embedder.embed([text])[0] for pair in pairs for text in pair}
+    mismatches: list[str] = []
+
+    def encode_pairs() -> None:
+        for _ in range(5):
+            for pair in pairs:
+                rows = embedder.embed(list(pair))
+                mismatches.extend(t for t, row in zip(pair, rows, strict=True) if row @ expected[t] < 0.9999)
+
+    threads = [threading.Thread(target=encode_pairs) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert mismatches == []
     # Many texts go in padded batches; each row still matches the text embedded alone.
     alone = np.concatenate([embedder.embed([fact]) for fact in FACTS])
     assert float(np.min(np.sum(embedder.embed(FACTS) * alone, axis=1))) > 0.9999
