@@ -184,17 +184,17 @@ class MiniLMEmbedder:
         self._options = options
         # A prompt read two ways (recall) is two texts: the second goes through the model on a
         # helper thread while the first runs here, which answers sooner than one padded batch and
-        # costs the same CPU. One helper per process; a request that finds it busy (another
+        # costs the same CPU. One helper per embedder (minilm() shares one per process); a request that finds it busy (another
         # request's second text) runs its own two as one batch instead of queueing behind it.
         self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memorysync-encode")
         self._helper_free = threading.Lock()
         self._parallel = (os.cpu_count() or 1) > 1
         self.graph = "published"
         if model_path is None and int8_model is not None:
-            if _sha256(int8_model) != int8_sha256:
+            if not int8_model.is_file() or _sha256(int8_model) != int8_sha256:
                 raise ModelUnavailable(
-                    f"{int8_model} does not match its sha256 {int8_sha256}: reinstall memorysync-kit "
-                    "(pip install --force-reinstall memorysync-kit)."
+                    f"{int8_model} is missing or does not match its sha256 {int8_sha256}: reinstall "
+                    "memorysync-kit (pip install --force-reinstall memorysync-kit)."
                 )
             reason = _int8_unsupported(ort.__version__, platform.machine()) or self._load_int8(
                 ort, int8_model, int8_probe
