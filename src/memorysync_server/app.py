@@ -22,7 +22,6 @@ from starlette.responses import JSONResponse, Response
 
 from . import handlers, memory_api
 from .auth import KeyRing, check_project
-from .backfill import Backfill
 from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
 from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
@@ -39,7 +38,7 @@ from .request_checks import (
     require_json,
     too_large,
 )
-from .search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
+from .retrieval import DEFAULT_SEARCH, Backfill, Embedder, FactSearch, embedder_for
 from .spec import Operation, Spec, is_blank, load_spec
 from .storage import Clock, StorageFull, open_storage, utc_now
 from .supersede import Superseder
@@ -348,7 +347,7 @@ def create_app(
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.search`); ``embedder`` replaces that mode's embedder."""
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.

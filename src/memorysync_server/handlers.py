@@ -14,12 +14,11 @@ from typing import Any
 
 from . import wire
 from .auth import Key, check_tenant
-from .backfill import Backfill
 from .errors import ApiError, invalid
 from .event_types import FILTER_POOL, narrow
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
-from .search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
+from .retrieval import STATE_FLOOR, STATE_RELATIVE, Backfill, FactSearch, cosine_rank
 from .spec import is_blank
 from .storage import Fact, NewState, NewTurn, Storage
 

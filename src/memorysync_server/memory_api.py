@@ -22,7 +22,7 @@ from .event_types import FILTER_POOL
 from .handlers import DEFAULT_K, Call, Handler, Services
 from .handlers import _admit as admit
 from .pipeline import RESERVED_KEYS, Drafts, Labels, fact_metadata
-from .search import content_words, stem
+from .retrieval import content_words, stem
 from .spec import json_size
 from .storage import EDITABLE_FIELDS, TRACKED_FIELDS, Fact, FactFilter
 
