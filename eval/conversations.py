@@ -636,10 +636,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locomo", type=Path, default=None, help="folder of LoCoMo-format JSON files")
     parser.add_argument("--chats", type=Path, default=CHATS)
     parser.add_argument("--no-baselines", action="store_true")
+    parser.add_argument("--search", default=None, help="the server's search mode (default: its default)")
     parser.add_argument("--out", type=Path, default=HERE / "out")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    results, samples = evaluate_conversations(args.locomo, chats=args.chats, baselines=not args.no_baselines)
+    results, samples = evaluate_conversations(
+        args.locomo,
+        chats=args.chats,
+        baselines=not args.no_baselines,
+        server_options={"search": args.search} if args.search else None,
+    )
     if not results:
         print("No conversations found: pass --locomo DIR (LoCoMo's format) or add eval/data/chats/*.json.")
         return 1

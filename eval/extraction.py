@@ -18,10 +18,13 @@ import sys
 import tempfile
 import uuid
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from memorysync_server.timephrases import resolve
 
 DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
 
@@ -142,6 +145,10 @@ def score_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# Every labelled statement is sent as said at this moment, so its dated facts are reproducible.
+SAID_AT = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)
+
+
 def extraction_scores(
     base_url: str,
     api_key: str,
@@ -165,7 +172,13 @@ def extraction_scores(
     ) as client:
         for n, item in enumerate(load_items(split, path)):
             user = f"eval-extract-{run}-{n}"
-            turn = {"tenant_id": tenant, "user_id": user, "text": item["text"], "role": "user"}
+            turn = {
+                "tenant_id": tenant,
+                "user_id": user,
+                "text": item["text"],
+                "role": "user",
+                "occurred_at": SAID_AT.isoformat(),
+            }
             client.post("/v1/memory/add_turn", json=turn).raise_for_status()
             listed = client.get(f"/v1/memory/{tenant}/{user}/list", params={"limit": 100})
             listed.raise_for_status()
@@ -176,7 +189,8 @@ def extraction_scores(
                     "text": item["text"],
                     "kind": item["kind"],
                     "split": item["split"],
-                    "expected": item["facts"],
+                    # The labels keep "yesterday"; the pipeline dates it from when it was said.
+                    "expected": [resolve(fact, SAID_AT) for fact in item["facts"]],
                     "got": got,
                 }
             )

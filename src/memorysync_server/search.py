@@ -24,7 +24,6 @@ from .retrieval.index import (
 )
 from .retrieval.ranking import (
     BM25_HALF,
-    CONTEXT_RATIO,
     HYBRID_WEIGHT,
     IMPORTANCE_WEIGHT,
     LEXICAL_WEIGHT,
@@ -49,7 +48,6 @@ __all__ = [
     "BM25_HALF",
     "COARSE_CANDIDATES",
     "COARSE_DIMS",
-    "CONTEXT_RATIO",
     "DEFAULT_SEARCH",
     "EXACT_SCAN_ROWS",
     "HYBRID_WEIGHT",

@@ -58,6 +58,6 @@ def test_the_readme_snippet_runs_and_prints_what_its_comments_say(
         "[(1, 'User is allergic to penicillin')]",
         "1.0",
         "['created', 'updated']",
-        "- User moved to Bergen last year",
+        "- [10 March 2026] User moved to Bergen in 2025",
         "[1]",
     ]

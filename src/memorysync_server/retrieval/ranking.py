@@ -15,6 +15,7 @@ from .text import content_words, stem
 
 __all__ = [
     "BM25_HALF",
+    "COMPANION_MARGIN",
     "CONTEXT_RATIO",
     "HYBRID_WEIGHT",
     "IMPORTANCE_WEIGHT",
@@ -26,6 +27,7 @@ __all__ = [
     "STATE_FLOOR",
     "STATE_RELATIVE",
     "SUPERSEDED_RATIO",
+    "companion_threshold",
     "cosine_rank",
     "weighted_by_importance",
 ]
@@ -41,12 +43,18 @@ LEXICAL_WEIGHT = 0.15
 # The semantic modes: cosine of sentence vectors. Related question/fact pairs score ~0.3-0.7,
 # unrelated ones ~0.0-0.2; recall's threshold moves with the prompt (see gate.py).
 SEMANTIC_NOISE_FLOOR = 0.1
+# Once a prompt's best memory passes the gate, the others join it down to the gate's threshold
+# less COMPANION_MARGIN (a question's second fact often scores a little under the gate: "what's
+# the weather in my city?" needs "User lives in Oslo" at 0.31 beside "User hates rain" at 0.37,
+# gate 0.33) but not below CONTEXT_RATIO of the best (a personal question's gate sits near 0,
+# where every fact about the person would follow).
+COMPANION_MARGIN = 0.05
 CONTEXT_RATIO = 0.6
 # State search ranks rather than gates: it leaves out records below a loose likeness (a made-up
 # word scores ~0.15 against anything) and those far below the best one.
 STATE_FLOOR = 0.2
 STATE_RELATIVE = 0.35
-HYBRID_WEIGHT = 0.15
+HYBRID_WEIGHT = 0.3
 # A superseded fact scores at most this share of its superseder's score.
 SUPERSEDED_RATIO = 0.98
 # Importance (0..1, set by writes and moved by feedback) scales a score by at most this share
@@ -64,9 +72,10 @@ def _boosted(
     scores: np.ndarray,
     lexical: list[tuple[int, float]],
     weight: float,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raise lexical matches by a bounded BM25 boost: ``cos + weight * bm25/best * (1 - cos)``.
-    Matches the coarse stage left out are scored exactly and added."""
+    Matches the coarse stage left out are scored exactly and added. (rows, boosted scores, the
+    scores before the boost)."""
     best = max(b for _, b in lexical) or 1.0
     fact_ids = np.array([i for i, _ in lexical], dtype=np.int64)
     boost = np.array([weight * max(b, 0.0) / best for _, b in lexical], dtype=np.float32)
@@ -77,9 +86,10 @@ def _boosted(
         rows = np.concatenate([rows, missing])
         scores = np.concatenate([scores, np.clip(_best(index.matrix[missing], query), 0.0, 1.0)])
     at, _ = _locate(rows, where)
+    likeness = scores
     scores = scores.copy()
     scores[at] = scores[at] + boost * (1.0 - scores[at])
-    return rows, scores
+    return rows, scores, likeness
 
 
 def weighted_by_importance(
@@ -115,6 +125,11 @@ def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new
     np.maximum.at(scores, j, scores[i])
     scores[i] = np.minimum(scores[i], scores[j] * SUPERSEDED_RATIO)
     return scores
+
+
+def companion_threshold(gate: float, best: float) -> float:
+    """The score the other memories need once the best one (``best``) passed the gate."""
+    return max(gate - COMPANION_MARGIN, CONTEXT_RATIO * best)
 
 
 def cosine_rank(

@@ -19,17 +19,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 
-from ..storage import Fact, FactsChange, Storage
+from ..storage import KEPT_TURN, Fact, FactsChange, Storage
 from .backfill import Backfill
 from .embedders import Embedder, check_mode
 from .gate import RelevanceGate
 from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted
 from .ranking import (
     BM25_HALF,
-    CONTEXT_RATIO,
     HYBRID_WEIGHT,
     LEXICAL_WEIGHT,
     NOISE_FLOOR,
@@ -37,13 +37,19 @@ from .ranking import (
     SEMANTIC_NOISE_FLOOR,
     _below_superseders,
     _boosted,
+    companion_threshold,
     weighted_by_importance,
 )
 from .text import FTS_WORD, STOPWORDS, content_words, stem, third_person
+from .turns import POOL, one_per_turn, turn_of
 
 __all__ = ["FactSearch"]
 
 log = logging.getLogger("memorysync_server")
+# Which memories a search may return (a type or metadata filter of the route).
+Keep = Callable[[Fact], bool]
+# How many of the most similar rows ``nearest`` reads to find the most similar fact.
+NEAREST_POOL = 8
 
 # FTS5 ranks every fact matching a term before it can return the best few, so a term found in
 # more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
@@ -130,7 +136,7 @@ class FactSearch:
         with self._lock:
             generation = self._generation.get(key, 0)
         ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
-        if self.store.facts.page(tenant, user_id, 1, 0)[1] != len(ids):
+        if self.store.facts.page(tenant, user_id, 1, 0, kept_turns=True)[1] != len(ids):
             # Some facts carry another embedder's vectors: give them ours, then read again.
             self._refresh_stale_vectors(tenant, user_id)
             with self._lock:
@@ -205,10 +211,13 @@ class FactSearch:
 
     def _scores(
         self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool = False
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """(fact ids, scores) of the facts worth ranking, and the vector the recall gate reads."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """(fact ids, scores, likeness) of the facts worth ranking, and the vector the recall
+        gate reads. ``likeness`` is the score before any lexical boost: what the gate compares,
+        since a prompt that shares a word with a fact is not about the person for that."""
         if self.mode == "bm25":
-            return (*self._bm25(tenant, user_id, prompt, k), None)
+            ids, scores = self._bm25(tenant, user_id, prompt, k)
+            return ids, scores, scores, None
         queries = None
         if self.backfill is not None and self.backfill.pending(tenant, user_id):
             # The user's newest facts have no vector yet: they are embedded now, in one batch
@@ -216,25 +225,27 @@ class FactSearch:
             queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt, gated=gated))
         index = self._index(tenant, user_id)
         if len(index.ids) == 0:
-            return index.ids, np.zeros(0, dtype=np.float32), None
+            return index.ids, np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32), None
         if queries is None:
             queries = self.embedder.embed(self._query_texts(prompt, gated=gated))
         # The first text is ranked against; the last one is what recall's gate reads.
         query, as_written = queries[0], queries[-1]
         if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
-            return index.ids[:0], np.zeros(0, dtype=np.float32), as_written
+            none = np.zeros(0, dtype=np.float32)
+            return index.ids[:0], none, none, as_written
         rows, scores = self._vector_scores(index, query, k)
+        likeness = scores
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
         if weight:
             lexical = self._lexical(tenant, user_id, prompt, k)
             if lexical:
-                rows, scores = _boosted(index, query, rows, scores, lexical, weight)
+                rows, scores, likeness = _boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]
         if index.importance:
             scores = weighted_by_importance(ids, scores, *index.importance_arrays())
         if index.superseded:
             scores = _below_superseders(ids, scores, *index.superseded_pairs())
-        return ids, scores, as_written
+        return ids, scores, likeness, as_written
 
     def _query_texts(self, prompt: str, *, gated: bool) -> list[str]:
         """The text facts are ranked against, then (when it differs) the text recall's gate reads."""
@@ -263,50 +274,101 @@ class FactSearch:
         if not older.any() or matrix.shape[1] != vector.shape[0]:
             return None
         scores = np.where(older, matrix @ vector, -np.inf)  # scores first: no copy of the rows
-        best = int(np.argmax(scores))
-        return int(ids[best]), float(scores[best])
+        # A kept turn is what was said, not a fact a newer one can replace: the nearest fact is
+        # looked for among the best few rows (the turn a fact came from is usually the nearest).
+        count = min(NEAREST_POOL, len(ids))
+        best = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
+        best = [int(i) for i in best[np.argsort(-scores[best], kind="stable")] if np.isfinite(scores[i])]
+        kinds = {
+            f.id: f.event_type for f in self.store.facts.get(tenant, user_id, (int(ids[i]) for i in best))
+        }
+        for i in best:
+            if kinds.get(int(ids[i]), KEPT_TURN) != KEPT_TURN:
+                return int(ids[i]), float(scores[i])
+        return None
 
-    def search(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
+    def search(
+        self, tenant: str, user_id: str, prompt: str, k: int, *, keep: Keep | None = None
+    ) -> list[tuple[Fact, float]]:
         """The user's ``k`` best facts for ``prompt`` above the noise floor, with their scores in
-        [0, 1], best first."""
-        return self._ranked(tenant, user_id, prompt, k)[0]
+        [0, 1], best first; with ``keep``, only the memories it accepts (a type filter, say)."""
+        return self._ranked(tenant, user_id, prompt, k, keep=keep)[0]
 
     def _ranked(
-        self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool = False
-    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None]:
+        self,
+        tenant: str,
+        user_id: str,
+        prompt: str,
+        k: int,
+        *,
+        gated: bool = False,
+        without: Callable[[], int | None] = lambda: None,
+        keep: Keep | None = None,
+    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None, float]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
-        ids, scores, query = self._scores(tenant, user_id, prompt, k, gated=gated)
+        ids, scores, likeness, query = self._scores(tenant, user_id, prompt, k, gated=gated)
         if len(ids) == 0:
-            return [], query
-        count = min(k, len(ids))
+            return [], query, 0.0
+        count = min(POOL * k, len(ids))
         top = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         top = top[np.lexsort((-ids[top], -scores[top]))]
         floor = self.noise_floor
         top = [int(i) for i in top if scores[i] >= floor]
         facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact.id: fact for fact in facts}
+        left_out = without()
         out = []
+        liked = 0.0  # the best likeness outside the turn left out, for recall's gate
         for i in top:
             fact = by_id.get(int(ids[i]))
-            if fact is not None:
+            # A filter applies before turns are grouped: a turn asked for by type stands for itself.
+            if fact is not None and (keep is None or keep(fact)):
                 out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
-        return out, query
+                if turn_of(fact) != left_out:
+                    liked = max(liked, float(likeness[i]))
+        return one_per_turn(out, k, without=left_out), query, liked
+
+    def _said(self, tenant: str, user_id: str, prompt: str) -> int | None:
+        """The kept turn whose words are ``prompt``, if the person's message was captured. Looked
+        up after the ranking read the rows: a turn stored meanwhile is in neither (its facts
+        commit with it), while one looked up first could land in the ranking unnoticed."""
+        said = self.store.facts.find_by_text(tenant, user_id, prompt.strip())
+        return said.id if said is not None and said.event_type == KEPT_TURN else None
 
     @property
     def noise_floor(self) -> float:
         return SEMANTIC_NOISE_FLOOR if self.dense else NOISE_FLOOR
 
-    def recall(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[Fact, float]]:
+    def recall(
+        self, tenant: str, user_id: str, prompt: str, k: int, *, keep: Keep | None = None
+    ) -> list[tuple[Fact, float]]:
         """The facts worth putting in front of the model for ``prompt``: ``search`` through the
-        relevance gate (empty when the prompt concerns nothing this user told us)."""
-        ranked, query = self._ranked(tenant, user_id, prompt, k, gated=True)
+        relevance gate (empty when the prompt concerns nothing this user told us).
+
+        The prompt itself, when it was captured as a turn just before this recall (adapters
+        send the person's message before asking), is left out with its facts: echoing it back
+        would push out what the person said before. No cut relative to the best score: a
+        question often needs a second fact that scores well below the first ("What's the
+        weather in my city?" needs where the person lives, below "User hates rain"): once the
+        best memory passes the gate, the others need ``companion_threshold``."""
+        ranked, query, likeness = self._ranked(
+            tenant,
+            user_id,
+            prompt,
+            k,
+            gated=True,
+            without=lambda: self._said(tenant, user_id, prompt),
+            keep=keep,
+        )
         if not ranked:
             return []
         if self.gate is not None and query is not None:
             threshold = self.gate.threshold(query)
         else:
             threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
+        best = ranked[0][1]
+        if min(best, likeness) < threshold:
+            return []
         if self.gate is not None:
-            # Facts far below the best one are what is left when the prompt was about that one.
-            threshold = max(threshold, CONTEXT_RATIO * ranked[0][1])
+            threshold = companion_threshold(threshold, best)
         return [(fact, score) for fact, score in ranked if score >= threshold]
