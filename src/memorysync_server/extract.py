@@ -178,6 +178,13 @@ _WE = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
 _A_NAME = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?$")
 _COMPANION = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s")
 _PAST_TURN = re.compile(r"\b(?:was|were|did|had|wasn't|weren't|didn't)\b", re.IGNORECASE)
+_PERSONAL_START = re.compile(
+    r"(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|(?:the\s+)?user(?:'s)?)\b"
+    r"|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s",
+    re.IGNORECASE,
+)
+_MY_INSIDE = re.compile(r"\s(?:is|are)\s+my\s")
+_PERSONAL = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE)
 _HABIT = re.compile(
     r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
 )
@@ -296,7 +303,10 @@ class RuleExtractor:
         if _HYPOTHETICAL.match(sentence):
             return []
         sentence = _OPENER.sub("", sentence)
-        sentence = unfront(restore_subject(strip_lead(sentence)))
+        sentence = restore_subject(strip_lead(sentence))
+        if not explicit and not _PERSONAL.search(sentence):
+            return []  # most of a chat says nothing of the speaker: no rule below can keep it
+        sentence = unfront(sentence)
         conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
             link = conditional["link"].lower()
@@ -322,9 +332,11 @@ class RuleExtractor:
 
     def _clause(self, raw: str, *, explicit: bool, past: bool) -> str | None:
         clause = _TRAILING_THANKS.sub("", _clean(raw))
-        clause = strip_trailing_name(_clean(clause))
         if not clause or clause.endswith("?"):
             return None
+        if not explicit and not _PERSONAL_START.match(clause) and not _MY_INSIDE.search(clause):
+            return None  # neither about the user nor naming something of theirs
+        clause = strip_trailing_name(clause)
         if is_low_value(clause) and not (_FIRST_PERSON.match(clause) and _DIGIT.search(clause)):
             return None
         if _QUESTION_START.match(clause) or _REQUEST.match(clause) or _REQUEST_AS_NEED.match(clause):
