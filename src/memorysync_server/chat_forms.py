@@ -79,6 +79,9 @@ def strip_trailing_name(clause: str) -> str:
     return clause[: m.start("before")] + m["before"]
 
 
+_STILL = frozenset(["still", "currently", "just"])
+
+
 def restore_subject(sentence: str) -> str:
     """ "Went camping last weekend" -> "I went camping last weekend"; other sentences unchanged.
 
@@ -90,6 +93,11 @@ def restore_subject(sentence: str) -> str:
         return sentence
     first = words[0].lower().rstrip(",")
     if first == "been" and len(words) > 1:
+        return "I've " + sentence[0].lower() + sentence[1:]
+    if first in _STILL and len(words) > 1 and words[1].lower().endswith("ing"):
+        # "Still working on the studio": "I'm still working on the studio".
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    if first == "just" and len(words) > 1 and words[1].lower() == "been":
         return "I've " + sentence[0].lower() + sentence[1:]
     if first == "just" and len(words) > 1 and is_plain_past(words[1].lower()):
         return "I " + sentence[0].lower() + sentence[1:]

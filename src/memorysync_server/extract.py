@@ -94,7 +94,8 @@ _GREETING = re.compile(
 _PREAMBLE = re.compile(
     r"^(?:(?:please\s+)?(?:remember|note|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget)"
     r"(?:\s+that)?|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know|for\s+the\s+record|for\s+your\s+information|"
-    r"for\s+context|just\s+fyi|heads\s+up)\s*[,:\-]?\s+(?=\S)",
+    r"for\s+context|just\s+fyi|heads\s+up|(?:i\s+)?(?:just\s+)?(?:wanted|want|had)\s+to\s+(?:let\s+you\s+know|tell\s+you|"
+    r"share|say)(?:\s+that)?)\s*[,:\-]?\s+(?=\S)",
     re.IGNORECASE,
 )
 # Openers that don't change what follows: "Honestly I hate mornings", "Oh and I have a cat".
@@ -111,7 +112,9 @@ _HYPOTHETICAL = re.compile(
 )
 # "If/When X, I Y" (comma or not) -> "I Y if/when X".
 _CONDITION_FIRST = re.compile(
-    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$",
+    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$"
+    # "When I was younger, we had ...": a "we" after "if" would be a general rule ("If it rains, we stay in").
+    r"|^(?P<wlink>when|whenever)\s+(?P<wcondition>.+?),\s*(?P<wmain>(?:we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )
 _MODAL_WORD = re.compile(r"\b(?:would|could|might|may|will|shall|'d|'ll)\b", re.IGNORECASE)
@@ -140,6 +143,10 @@ _SMALL_TALK = re.compile(
 )
 _NAMED_AS_MINE = re.compile(
     r"^(?P<name>[A-Z][\w'.&-]*(?:\s+[\w'.&-]+){0,3}?)\s+(?P<verb>is|are)\s+my\s+(?P<what>(?:[\w'-]+\s+){0,3}[\w'-]+)$"
+)
+_FAVOURITE = re.compile(
+    r"^(?P<thing>[A-Z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s+(?P<verb>is|are)\s+my\s+(?:absolute\s+|all-time\s+)?"
+    r"(?P<what>favou?rite(?:\s+[\w'-]+){0,3}|passion|biggest\s+passion|hobby)$"
 )
 _NOT_A_NAME = frozenset(
     [
@@ -184,7 +191,9 @@ _PERSONAL_START = re.compile(
     re.IGNORECASE,
 )
 _MY_INSIDE = re.compile(r"\s(?:is|are)\s+my\s")
-_PERSONAL = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE)
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE
+)
 _HABIT = re.compile(
     r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
 )
@@ -309,13 +318,18 @@ class RuleExtractor:
         sentence = unfront(sentence)
         conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
-            link = conditional["link"].lower()
+            link, condition, main = (
+                (conditional["link"], conditional["condition"], conditional["main"])
+                if conditional["link"]
+                else (conditional["wlink"], conditional["wcondition"], conditional["wmain"])
+            )
+            link = link.lower()
             # "If I skip coffee, I get headaches" holds; "If I won, I'd buy a boat" is a wish.
             if link == "if" and (
-                _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", conditional["condition"], re.I)
+                _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", condition, re.I)
             ):
                 return []
-            sentence = f"{_clean(conditional['main'])} {link} {conditional['condition'].strip().rstrip(',')}"
+            sentence = f"{_clean(main)} {link} {condition.strip().rstrip(',')}"
         elif re.match(r"^if\b", sentence, re.I):
             return []
         facts = []
@@ -350,6 +364,20 @@ class RuleExtractor:
             return fact[0].upper() + fact[1:]
         if about_listener(clause) or is_hedge(clause) or _is_bare_thing(clause):
             return None
+        favourite = _FAVOURITE.match(clause)
+        if (
+            favourite
+            and favourite["thing"].split()[0].lower() not in _NOT_A_NAME
+            and not _PERSONAL.search(favourite["thing"])
+        ):
+            # "Painting landscapes is my favorite" -> "User's favorite is painting landscapes".
+            thing = favourite["thing"]
+            thing = (
+                thing
+                if _is_name(thing) and not lexicon_knows(thing.split()[0].lower())
+                else thing[0].lower() + thing[1:]
+            )
+            return f"User's {favourite['what']} {favourite['verb'].lower()} {thing}"
         named = _NAMED_AS_MINE.match(clause)
         if named and _is_name(named["name"]):
             # "Ursula Le Guin is my favourite author" -> "User's favourite author is Ursula Le Guin".

@@ -18,12 +18,16 @@ _LISTENER = re.compile(
 # Guesses and wishes, not facts: "I'm sure it'll be worth it", "I bet", "I hope so".
 _HEDGE = re.compile(
     r"^i(?:'m|\s+am|m)\s+(?:so\s+|pretty\s+|really\s+)?(?:sure|certain|positive|confident|glad|happy\s+to\s+hear|"
-    r"off\s+to|off\b)"
+    r"off\s+to\b|off\s*$)"
     r"|^i\s+bet\b(?!\s+on\b)|^i\s+(?:guess|suppose|reckon|feel\s+(?:the\s+same|like)|hope\s+(?:so|not|that|it|this|they|he|she|"
     r"we|everything|things|all))\b"
     r"|^i\s+can\s+(?:only\s+)?(?:imagine|picture|tell|see|relate|understand)\b"
     r"|^i\s+(?:should|might|may|must)\b"
-    r"|^we\s+(?:should|could|might|may|would|must|can|all)\b",
+    r"|^we\s+(?:should|could|might|may|would|must|can|all)\b"
+    # Resolve, not a fact: "I'll keep going", "I won't quit", "I'm gonna keep chasing my dreams".
+    r"|^(?:i|we)(?:'ll|\s+will|'m\s+gonna|'m\s+going\s+to|'re\s+gonna|\s+won't|\s+will\s+not|\s+never)\s+"
+    r"(?:\w+ly\s+|always\s+|just\s+|still\s+)?(?:keep|quit|stop|let\s+\w+\s+get|make\s+it|do\s+(?:my|our)\s+best|"
+    r"reach|go\s+for|chase)\b",
     re.I,
 )
 # Set phrases that carry no information of their own.
