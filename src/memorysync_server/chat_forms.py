@@ -16,7 +16,7 @@ from .third_person import is_plain_past, lexicon_knows
 _ATTACHMENT = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]", re.IGNORECASE)
 
 _FIRST_PERSON_START = r"(?i:i|i'm|im|i've|i'd|i'll|my|me|we|we're|we've|we'll|we'd)\b"
-# Interjections, reactions and a listener's name before the statement: "Wow, Gina, I'm ...".
+# Openers that change nothing, and a listener's name, before the statement: "Wow, Gina, I'm ...".
 _LEAD = re.compile(
     r"^(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
     r"plus|tbh|ngl|um|uh|ah|aw|aww|awww|ooh|wow|whoa|yeah|yes|yep|yup|no|nope|nah|ok|okay|lol|haha|hah|ha|"

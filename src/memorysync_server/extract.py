@@ -98,12 +98,6 @@ _PREAMBLE = re.compile(
     r"share|say)(?:\s+that)?)\s*[,:\-]?\s+(?=\S)",
     re.IGNORECASE,
 )
-# Openers that don't change what follows: "Honestly I hate mornings", "Oh and I have a cat".
-_OPENER = re.compile(
-    r"^(?:(?:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
-    r"plus|tbh|ngl|um|uh|ah|yeah|yes|no|nah|ok|okay|lol|haha)\b[\s,!.:-]*)+(?=(?:i|i'm|im|i've|i'd|i'll|my)\b)",
-    re.IGNORECASE,
-)
 # A sentence about a world that isn't (yet) the user's: nothing in it is a fact.
 _HYPOTHETICAL = re.compile(
     r"^(?:imagine|suppose|supposing|assuming|assume|pretend|hypothetically|in\s+theory|what\s+if|"
@@ -311,7 +305,6 @@ class RuleExtractor:
         sentence = _PREAMBLE.sub("", sentence).strip()
         if _HYPOTHETICAL.match(sentence):
             return []
-        sentence = _OPENER.sub("", sentence)
         sentence = restore_subject(strip_lead(sentence))
         if not explicit and not _PERSONAL.search(sentence):
             return []  # most of a chat says nothing of the speaker: no rule below can keep it
