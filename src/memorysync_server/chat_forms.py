@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .third_person import is_plain_past, lexicon_knows
+from .third_person import is_participle, is_plain_past, lexicon_knows
 
 # A photo or link the chat client described: what the picture shows is not something the person said.
 _ATTACHMENT = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]", re.IGNORECASE)
@@ -94,7 +94,7 @@ def restore_subject(sentence: str) -> str:
     first = words[0].lower().rstrip(",")
     if first == "been" and len(words) > 1:
         return "I've " + sentence[0].lower() + sentence[1:]
-    if first in _STILL and len(words) > 1 and words[1].lower().endswith("ing"):
+    if first in _STILL and len(words) > 1 and is_participle(words[1].lower().rstrip(",.!")):
         # "Still working on the studio": "I'm still working on the studio".
         return "I'm " + sentence[0].lower() + sentence[1:]
     if first == "just" and len(words) > 1 and words[1].lower() == "been":

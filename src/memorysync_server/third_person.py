@@ -368,6 +368,14 @@ def is_plain_past(word: str) -> bool:
     return _is_past(word, verbs)
 
 
+def is_participle(word: str) -> bool:
+    """ "working", "reading": the -ing form of a verb; not "something", and not "being" (a subject then)."""
+    if not word.endswith("ing") or word == "being":
+        return False
+    verbs = _lemmas(word).get("VERB", ())
+    return bool(verbs) and word not in verbs
+
+
 def could_be_nominal(word: str) -> bool:
     """True unless the lexicon knows ``word`` only as a verb or auxiliary ("is", "went")."""
     lemmas = _lemmas(_bare(word))

@@ -317,3 +317,15 @@ def test_conversation_rather_than_information_gives_nothing(text: str) -> None:
 def test_leaving_now_is_not_a_day_off() -> None:
     assert extract("I'm off to bed, talk soon!") == []
     assert extract("I'm off work every Tuesday.") == ["User is off work every Tuesday"]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Still working on opening a dance studio.", ["User is still working on opening a dance studio"]),
+        ("Just something nice to take my mind off things.", []),
+        ("Just being around them was so inspiring.", []),
+    ],
+)
+def test_a_subject_is_restored_only_before_a_verb(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
