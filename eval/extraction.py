@@ -5,7 +5,7 @@ own, then ``GET /v1/memory/{tenant}/{user}/list`` reads back what the server sto
 are compared with the labels after :func:`normalise`; an item's facts are matched one to one, so
 a fact extracted twice counts once as a hit and once as an extra.
 
-``python eval/extraction.py [--split dev|test]`` starts a LocalServer on a temporary database and
+``python eval/extraction.py [--split dev|test] [--set statements|chat]`` starts a LocalServer on a temporary database and
 prints the figures and every mismatch. ``eval/run.py`` imports :func:`extraction_scores`.
 """
 
@@ -27,6 +27,9 @@ import httpx
 from memorysync_server.timephrases import resolve
 
 DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
+# Chat turns as people type them (fronted phrases, "we", vocatives, pleasantries, photo captions).
+CHAT = Path(__file__).resolve().parent / "data" / "extraction_chat.jsonl"
+SETS = {"statements": DATA, "chat": CHAT}
 
 # Contractions are spelled out on both sides, so "User doesn't eat pork" and "User does not eat
 # pork" are the same fact. Only unambiguous ones: "'s" stays (possessive or "is"), except after
@@ -227,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--split", choices=["dev", "test"], help="only this split (default: both, reported apart)"
     )
+    parser.add_argument("--set", choices=sorted(SETS), default="statements", help="which labelled set")
     parser.add_argument("--no-mismatches", action="store_true", help="print the figures only")
     args = parser.parse_args(argv)
 
@@ -235,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     splits = [args.split] if args.split else ["dev", "test"]
     with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "extraction.db") as server:
         for split in splits:
-            scores = extraction_scores(server.base_url, server.api_key, server.tenant_id, split)
-            print(format_scores(f"extraction {split}", scores))
+            scores = extraction_scores(
+                server.base_url, server.api_key, server.tenant_id, split, path=SETS[args.set]
+            )
+            print(format_scores(f"extraction {args.set} {split}", scores))
             if not args.no_mismatches and scores["mismatches"]:
                 print(f"mismatches ({len(scores['mismatches'])}):")
                 print(format_mismatches(scores))
