@@ -13,18 +13,9 @@ from .auth import KeyRing
 from .launcher import DEFAULT_TENANT
 from .request_checks import DEFAULT_MAX_BODY_BYTES
 from .search import DEFAULT_SEARCH, SEARCH_MODES
+from .version import version
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
-
-
-def version() -> str:
-    """The installed memorysync-kit release (package metadata, never written twice)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("memorysync-kit")
-    except metadata.PackageNotFoundError:  # a source tree that was never installed
-        return "0+unknown"
 
 
 def _port(text: str) -> int:
