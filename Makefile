@@ -64,7 +64,7 @@ demo: $(STAMP)
 # openapi.yaml x-unknown-fields), so "undeclared property" is no longer negative data; each case
 # instead checks X-MemorySync-Ignored-Fields against the spec (tests/server/test_contract_fuzz.py).
 fuzz: $(STAMP)
-	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/test_contract_fuzz.py
+	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/fuzz_deep.py
 
 # Long soak and fault runs against the server as a separate process (loopback, bounded in time);
 # `make test` runs the same tests for a few seconds.
