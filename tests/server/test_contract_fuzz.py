@@ -165,10 +165,17 @@ default_schema = _schema(DEFAULT_EXAMPLES)
 postgres_schema = _schema(DEFAULT_EXAMPLES, app=POSTGRES_APP, coverage=False)
 
 
+def _loaded(app: Any) -> Any:
+    """``app`` once its model has loaded: GET /ready answers 503 before, which is not a contract case."""
+    embedder = app.services.search.embedder
+    assert not hasattr(embedder, "settled") or embedder.settled(120), "the model did not load in 120 s"
+    return app
+
+
 @pytest.fixture(scope="module")
 def postgres_app(postgres_cluster: Any) -> Any:
     name, url = new_postgres_database(postgres_cluster)
-    POSTGRES_APP.app = create_app(url, keys=_keys)
+    POSTGRES_APP.app = _loaded(create_app(url, keys=_keys))
     yield POSTGRES_APP.app
     POSTGRES_APP.app.services.store.close()
     postgres_cluster.drop_database(name)
@@ -176,7 +183,7 @@ def postgres_app(postgres_cluster: Any) -> Any:
 
 @pytest.fixture(scope="module", autouse=True)
 def _sqlite_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    APP.app = create_app(tmp_path_factory.mktemp("fuzz") / "fuzz.db", keys=_keys)
+    APP.app = _loaded(create_app(tmp_path_factory.mktemp("fuzz") / "fuzz.db", keys=_keys))
     yield
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
     capture = request.config.pluginmanager.get_plugin("capturemanager")
