@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
+.PHONY: install gen check-gen lint docs test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -42,6 +42,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
 
+# The documentation site (docs/, mkdocs.yml) into build/site; strict: a broken link or reference
+# fails. tests/compat/test_docs.py builds it the same way inside `make test`.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 test: $(STAMP) check-gen lint
 	$(BIN)/python -m pytest -q
 
@@ -50,7 +55,7 @@ test: $(STAMP) check-gen lint
 test-ui: $(STAMP)
 	$(BIN)/python -m pytest -q tests/ui
 
-# Retake docs/inspector.png (the README's screenshot) with the browser test's data.
+# Retake docs/inspector.png (the screenshot of the README and docs/inspector.md) with the browser test's data.
 screenshot: $(STAMP)
 	INSPECTOR_SCREENSHOT=$(abspath docs/inspector.png) $(BIN)/python -m pytest -q tests/ui/test_browser.py -k ask_what_the_model
 
@@ -79,7 +84,7 @@ eval: $(STAMP)
 	$(BIN)/python eval/run.py
 
 # One virtualenv per framework release x Python under .matrix/ (pip's cache is reused), the adapter
-# and contract suites in each, and the support table in README.md from that run.
+# and contract suites in each, and the support table in docs/versions.md from that run.
 matrix: $(STAMP)
 	nice $(BIN)/python tools/matrix.py
 
@@ -88,4 +93,4 @@ matrix-ci: $(STAMP)
 	nice $(BIN)/python tools/matrix.py --ci
 
 clean:
-	rm -rf $(VENV) .matrix .pytest_cache .ruff_cache
+	rm -rf $(VENV) .matrix .pytest_cache .ruff_cache build
