@@ -297,7 +297,7 @@ def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> N
 # ---- small screens and the keyboard ------------------------------------------------------------
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_page_fits_the_screen_without_sideways_scrolling(world, page, width) -> None:
-    server, acme, _ = world
+    server, _, _ = world
     page.set_viewport_size({"width": width, "height": 760})
     _sign_in(page, server, ACME)
     page.click("button.user[data-user=alice]")
