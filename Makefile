@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint docs test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
+.PHONY: install gen check-gen lint typecheck docs test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -42,12 +42,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
 
+# Strict types on src/ ([tool.mypy] in pyproject.toml; the generated client is checked as generated).
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 # The documentation site (docs/, mkdocs.yml) into build/site; strict: a broken link or reference
 # fails. tests/compat/test_docs.py builds it the same way inside `make test`.
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-test: $(STAMP) check-gen lint
+test: $(STAMP) check-gen lint typecheck
 	$(BIN)/python -m pytest -q
 
 # The inspector's browser tests alone (they are part of `make test` too). They use Debian's

@@ -120,7 +120,8 @@ def _parse(
     module: ModuleType, client: AuthenticatedClient, response: httpx.Response, name: str
 ) -> Response[Any]:
     try:
-        return module._build_response(client=client, response=response)
+        parsed: Response[Any] = module._build_response(client=client, response=response)
+        return parsed
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise MemorySyncError.unparsable(response.status_code, response.content, name, exc) from exc
 

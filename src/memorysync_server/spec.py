@@ -75,7 +75,7 @@ _Validator = validators.extend(
 )
 
 
-@_FORMATS.checks("date-time")
+@_FORMATS.checks("date-time")  # type: ignore[untyped-decorator]  # jsonschema's decorator is unannotated
 def _is_date_time(value: object) -> bool:
     # Checked field by field rather than with datetime.fromisoformat, whose accepted syntax
     # differs between Python versions (3.10 rejects fractions that are not 3 or 6 digits).
