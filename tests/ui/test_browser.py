@@ -295,13 +295,17 @@ def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> N
 
 
 # ---- small screens and the keyboard ------------------------------------------------------------
-@pytest.mark.parametrize("width", [375, 1280])
-def test_the_page_fits_the_screen_without_sideways_scrolling(world, page, width) -> None:
-    server, _, _ = world
+def _open_alice(page, server: LocalServer, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 760})
     _sign_in(page, server, ACME)
     page.click("button.user[data-user=alice]")
     page.wait_for_selector("li.memory")
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_page_fits_the_screen_without_sideways_scrolling(world, page, width) -> None:
+    server, _, _ = world
+    _open_alice(page, server, width)
     for tab in ("memories", "transcripts", "state", "recall"):
         page.click(f"button[data-tab={tab}]")
         widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
@@ -317,10 +321,7 @@ def test_the_page_fits_the_screen_without_sideways_scrolling(world, page, width)
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_delete_dialog_takes_focus_keeps_it_and_gives_it_back(world, page, width) -> None:
     server, acme, _ = world
-    page.set_viewport_size({"width": width, "height": 760})
-    _sign_in(page, server, ACME)
-    page.click("button.user[data-user=alice]")
-    page.wait_for_selector("li.memory")
+    _open_alice(page, server, width)
     memory = acme.facts("alice")["memories"][0]["memory_id"]
     opener = page.get_by_role("button", name=f"Delete {memory}")
     opener.focus()
