@@ -328,7 +328,8 @@ def test_the_delete_dialog_takes_focus_keeps_it_and_gives_it_back(world, page, w
     page.keyboard.press("Enter")
     dialog = page.get_by_role("dialog")
     focused = "document.activeElement.textContent"
-    assert page.evaluate(focused) == "Cancel"  # the safe choice has focus at once
+    # The safe choice has focus as soon as the dialog shows (expect waits for the render).
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
     for _ in range(5):  # Tab and Shift+Tab go round the dialog's two buttons, never behind it
         page.keyboard.press("Tab")
         assert page.evaluate("document.querySelector('.dialog').contains(document.activeElement)")
@@ -336,5 +337,5 @@ def test_the_delete_dialog_takes_focus_keeps_it_and_gives_it_back(world, page, w
     assert page.evaluate(focused) in ("Cancel", "Delete memory")
     page.keyboard.press("Escape")
     dialog.wait_for(state="detached")
-    assert opener.evaluate("el => el === document.activeElement")
+    expect(opener).to_be_focused()
     assert memory in [m["memory_id"] for m in acme.facts("alice")["memories"]]  # Escape deleted nothing
