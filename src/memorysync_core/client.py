@@ -86,9 +86,10 @@ def invoke(operation: Callable[..., Response[T]], /, **kwargs: Any) -> Response[
     client = kwargs.pop("client")
     request = module._get_kwargs(**kwargs)  # our arguments: a mistake here is ours, raised as is
     try:
-        response = client.get_httpx_client().request(**request)
+        httpx_client = client.get_httpx_client()
+        response = httpx_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, name) from exc
+        raise MemorySyncError.from_transport(exc, name, str(httpx_client.base_url)) from exc
     return _parse(module, client, response, name)
 
 
@@ -98,9 +99,10 @@ async def ainvoke(operation: Callable[..., Awaitable[Response[T]]], /, **kwargs:
     client = kwargs.pop("client")
     request = module._get_kwargs(**kwargs)
     try:
-        response = await client.get_async_httpx_client().request(**request)
+        async_client = client.get_async_httpx_client()
+        response = await async_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, name) from exc
+        raise MemorySyncError.from_transport(exc, name, str(async_client.base_url)) from exc
     return _parse(module, client, response, name)
 
 
@@ -118,7 +120,8 @@ def _parse(
     module: ModuleType, client: AuthenticatedClient, response: httpx.Response, name: str
 ) -> Response[Any]:
     try:
-        return module._build_response(client=client, response=response)
+        parsed: Response[Any] = module._build_response(client=client, response=response)
+        return parsed
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise MemorySyncError.unparsable(response.status_code, response.content, name, exc) from exc
 

@@ -60,6 +60,7 @@ def test_model_loads_and_embeds_with_the_network_and_the_hub_cut_off(tmp_path: P
         "HF_HOME": str(tmp_path / "hf"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "HOME": str(tmp_path),
+        "PYTHONDONTWRITEBYTECODE": "1",  # and no __pycache__ written into src/
     }
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120

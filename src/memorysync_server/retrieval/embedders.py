@@ -98,7 +98,7 @@ class HashingEmbedder:
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        return np.asarray(self.embed([text])[0])
 
 
 def single_threaded_blas() -> None:

@@ -117,7 +117,10 @@ _LOCK = threading.Lock()
 
 
 def _examples(embedder: Embedder) -> tuple[np.ndarray, np.ndarray]:
-    # Once per embedder and process: every server in the process shares the vectors.
+    # Once per embedder and process: every server in the process shares the vectors, also those
+    # whose model loaded in the background (model_loading.BackgroundEmbedder.wait: the model).
+    wait = getattr(embedder, "wait", None)
+    embedder = wait() if wait is not None else embedder
     with _LOCK:
         try:
             cached = _EXAMPLES.get(embedder)
@@ -130,16 +133,27 @@ def _examples(embedder: Embedder) -> tuple[np.ndarray, np.ndarray]:
         return cached
 
 
+def warm_up(embedder: Embedder) -> None:
+    """Build ``embedder``'s example vectors now, so the first recall does not pay for them."""
+    _examples(embedder)
+
+
 class RelevanceGate:
     """Per-prompt relevance threshold for one embedder (its example vectors are built at once,
     so the first recall does not pay for them)."""
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
-        self._personal, self._impersonal = _examples(embedder)
+        self._pair: tuple[np.ndarray, np.ndarray] | None = None
+        # A model still loading in the background (model_loading.BackgroundEmbedder) must not
+        # hold up the server's start: its loader builds the vectors, or the first recall does.
+        if getattr(embedder, "state", "loaded") == "loaded":
+            self._pair = _examples(embedder)
 
     def _vectors(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._personal, self._impersonal
+        if self._pair is None:
+            self._pair = _examples(self.embedder)
+        return self._pair
 
     def personal(self, query: np.ndarray) -> float:
         """Mean cosine to the nearest personal examples minus that to the nearest impersonal ones."""

@@ -137,11 +137,11 @@ class UserIndex:
                 # Rows are usually in id order already: sorting 100k ids would cost ~3 ms.
                 cached = self._sorted = (None, ids)
             else:
-                order = np.argsort(ids, kind="stable")
-                cached = self._sorted = (order, ids[order])
+                by_id: np.ndarray = np.argsort(ids, kind="stable")
+                cached = self._sorted = (by_id, ids[by_id])
         order, ordered = cached
         at, found = _in_sorted(ordered, fact_ids)
-        return (at if order is None else order[at]), found
+        return (at if order is None else np.asarray(order[at])), found
 
     def _start_build(self) -> None:
         if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.basis is None:
@@ -223,11 +223,11 @@ def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V
 def _best(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:
     """Each row's best dot product over one query vector or several (rows of ``queries``)."""
     if queries.ndim == 1:
-        return matrix @ queries
-    scores = matrix @ queries.T
+        return np.asarray(matrix @ queries)
+    scores = np.asarray(matrix @ queries.T)
     # Column by column: numpy's max(axis=1) over a (n, 2) array runs a slow per-row loop
     # (4.8 ms at 100k rows against 0.1 ms for this).
-    best = scores[:, 0].copy()
+    best: np.ndarray = scores[:, 0].copy()
     for column in range(1, scores.shape[1]):
         np.maximum(best, scores[:, column], out=best)
     return best

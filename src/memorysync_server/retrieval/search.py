@@ -277,8 +277,8 @@ class FactSearch:
         # A kept turn is what was said, not a fact a newer one can replace: the nearest fact is
         # looked for among the best few rows (the turn a fact came from is usually the nearest).
         count = min(NEAREST_POOL, len(ids))
-        best = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
-        best = [int(i) for i in best[np.argsort(-scores[best], kind="stable")] if np.isfinite(scores[i])]
+        near = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
+        best = [int(i) for i in near[np.argsort(-scores[near], kind="stable")] if np.isfinite(scores[i])]
         kinds = {
             f.id: f.event_type for f in self.store.facts.get(tenant, user_id, (int(ids[i]) for i in best))
         }
@@ -310,10 +310,10 @@ class FactSearch:
         if len(ids) == 0:
             return [], query, 0.0
         count = min(POOL * k, len(ids))
-        top = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
-        top = top[np.lexsort((-ids[top], -scores[top]))]
+        pool = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
+        pool = pool[np.lexsort((-ids[pool], -scores[pool]))]
         floor = self.noise_floor
-        top = [int(i) for i in top if scores[i] >= floor]
+        top = [int(i) for i in pool if scores[i] >= floor]
         facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact.id: fact for fact in facts}
         left_out = without()
