@@ -33,6 +33,7 @@ from .pipeline import Pipeline
 from .quota import QuotaMeter
 from .request_checks import (
     DEFAULT_MAX_BODY_BYTES,
+    header_text,
     path_segment,
     query_params,
     refuse_conflicting_identity,
@@ -41,7 +42,7 @@ from .request_checks import (
 )
 from .search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
 from .spec import Operation, Spec, is_blank, load_spec
-from .storage import Clock, StorageFull, open_storage, utc_now
+from .storage import Clock, StorageConflict, StorageFull, open_storage, utc_now
 from .supersede import Superseder
 from .unknown_fields import FieldPath, hint_misspelt, report, strip_unknown
 
@@ -96,6 +97,18 @@ class MemorySyncApp:
                 },
                 status_code=507,
             )
+        except StorageConflict:
+            # Only after the unit of work was retried (Storage.atomic) and lost every time.
+            log.warning("storage conflict on %s %s after retries", request.method, request.url.path)
+            response = JSONResponse(
+                {
+                    "detail": "Service busy: concurrent writes to the same records kept conflicting, so "
+                    "nothing of this request was stored. Retry it after a moment; its idempotency fields "
+                    "make the retry safe."
+                },
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
         except ClientDisconnect:  # the client gave up (e.g. a recall past its budget): nobody to answer
             return
         except Exception as error:  # a bug: keep the contract's body shape, and say so in the log
@@ -130,7 +143,7 @@ class MemorySyncApp:
     async def _run(self, op: Operation, raw_params: dict[str, str], request: Request) -> Response:
         refuse_conflicting_identity(request.headers.raw)
         key = self.keys.authenticate(request.headers.get("x-api-key"))
-        headers = {k.decode("latin-1").lower(): _header_text(v) for k, v in request.headers.raw}
+        headers = {k.decode("latin-1").lower(): v for k, v in request.headers.raw}
         path = {name: path_segment(name, value) for name, value in raw_params.items()}
         query = query_params(request.scope.get("query_string", b""))
         errors: list[dict[str, Any]] = []
@@ -146,7 +159,9 @@ class MemorySyncApp:
                 if param.required:
                     errors.append({"loc": loc, "msg": f"{param.name} is required", "type": "missing"})
                 continue
-            value: Any = source[lookup]
+            value: Any = (
+                header_text(param.name, source[lookup]) if param.location == "header" else source[lookup]
+            )
             number = _INTEGER.fullmatch(value.strip())
             if number and (param.schema.get("type") == "integer" or _may_be_integer(param.schema)):
                 # `7`, `+7` and `7.0` are the integer 7 (JSON Schema counts 7.0 as an integer).
@@ -165,7 +180,7 @@ class MemorySyncApp:
                 hint_misspelt(errors, ignored)
                 raise ApiError(422, errors)
             if "x-project-id" in headers:
-                check_project(key, headers["x-project-id"])
+                check_project(key, header_text("X-Project-ID", headers["x-project-id"]))
             call = Call(
                 key=key,
                 body=_integral(body),
@@ -300,14 +315,6 @@ _INTEGER = re.compile(r"([+-]?[0-9]+)(?:\.0+)?", re.ASCII)
 
 def _may_be_integer(schema: dict[str, Any]) -> bool:
     return "type" not in schema and any(b.get("type") == "integer" for b in schema.get("oneOf", ()))
-
-
-def _header_text(raw: bytes) -> str:
-    # Clients that send a non-ASCII end-user id send UTF-8; the same id in a path is UTF-8 too.
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 def _reject_constant(name: str) -> Any:

@@ -122,16 +122,17 @@ def add_turn(s: Services, call: Call) -> tuple[int, Any]:
     body = call.body
     if not _admit(s, call, "adds"):
         return 201, _turn_answer("skipped", request_id=None)
-    outcome = s.pipeline.ingest_turn(
-        tenant,
-        user,
+    # Planned (extraction, embedding) before the unit of work, which may run more than once.
+    plan = s.pipeline.plan_turn(
         text=body["text"],
         role=body.get("role"),
         speaker=body.get("speaker"),
         occurred_at=body.get("occurred_at"),
-        source=body.get("source", "chat"),
         metadata=body.get("metadata"),
+        scope=(tenant, user),
     )
+    source = body.get("source", "chat")
+    outcome = s.store.atomic(lambda: s.pipeline.commit_turn(tenant, user, plan, source=source))
     return 201, _turn_answer(outcome.processing_status, already_exists=outcome.already_exists)
 
 
@@ -249,8 +250,9 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
         for i, (turn, role) in enumerate(turns)
         if extracts(turn, role) and find(turn, role) is None
     }
-    items, request_ids = [], []
-    with s.store.transaction():
+
+    def store() -> tuple[list[dict[str, Any]], list[str]]:
+        items, request_ids = [], []
         for i, (turn, role) in enumerate(turns):
             stored, created = s.store.turns.add(
                 tenant,
@@ -275,6 +277,9 @@ def append_history(s: Services, call: Call) -> tuple[int, Any]:
                     tenant, user, turn_plan, source=source, session_id=session, origin=("history", stored.id)
                 )
                 request_ids.append(_request_id())
+        return items, request_ids
+
+    items, request_ids = s.store.atomic(store)
     return 200, {"items": items, "request_ids": request_ids, "status": "ok"}
 
 
@@ -293,12 +298,14 @@ def delete_history(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     body = call.body
     asked = [n for n in map(wire.id_number, body["ids"]) if n is not None] if "ids" in body else None
-    with s.store.transaction():
+
+    def delete() -> dict[str, list[str]]:
         ids = s.store.turns.ids(
             tenant, user, session_id=body.get("session_id"), ids=asked, source=body.get("source")
         )
-        deleted = _delete_rows(s, tenant, user, "history", ids, body, s.store.turns.delete)
-    return 200, deleted
+        return _delete_rows(s, tenant, user, "history", ids, body, s.store.turns.delete)
+
+    return 200, s.store.atomic(delete)
 
 
 # ---- state ----------------------------------------------------------------------------------
@@ -339,9 +346,10 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
         vector=s.pipeline.embed([text])[0] if index else None,
     )
     drafts = s.pipeline.extract(text, scope=(tenant, user)) if body.get("extract", False) else None
-    deleted: list[int] = []
-    request_id = None
-    with s.store.transaction():
+
+    def store() -> tuple[Any, bool, list[int], str | None]:
+        deleted: list[int] = []
+        request_id = None
         row, created = s.store.state.put(tenant, user, record)
         if not created and body.get("replace_derived_facts", False):
             deleted = s.store.facts.delete(
@@ -358,6 +366,9 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
                 tenant, user, drafts, source=source, metadata=meta, origin=("state", row.id)
             )
             request_id = _request_id()
+        return row, created, deleted, request_id
+
+    row, created, deleted, request_id = s.store.atomic(store)
     return 200, {
         "item": wire.state_item(row),
         "created": created,
@@ -444,10 +455,12 @@ def list_state_namespaces(s: Services, call: Call) -> tuple[int, Any]:
 def delete_state(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     b = call.body
-    with s.store.transaction():
+
+    def delete() -> dict[str, list[str]]:
         ids = s.store.state.ids(tenant, user, b.get("source", "api"), b["namespace"], b.get("keys"))
-        deleted = _delete_rows(s, tenant, user, "state", ids, b, s.store.state.delete)
-    return 200, deleted
+        return _delete_rows(s, tenant, user, "state", ids, b, s.store.state.delete)
+
+    return 200, s.store.atomic(delete)
 
 
 HANDLERS: dict[str, Handler] = {

@@ -60,13 +60,21 @@ def _visible(s: Services, tenant: str, user: str, memory_id: int) -> Fact:
     return found[0]
 
 
+def _locked(s: Services, tenant: str, user: str, memory_id: int) -> Fact:
+    """The memory, locked until the unit of work ends: a change computed from it cannot be lost."""
+    found = s.store.facts.lock(tenant, user, [memory_id])
+    if not found:
+        raise _not_visible(memory_id)
+    return found[0]
+
+
 _MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$")
 
 
 def moment(text: str) -> datetime:
     """An RFC 3339 date-time (already checked by openapi.yaml) as an aware UTC datetime; moments
     beyond what a datetime holds in UTC are clamped to its range."""
-    m = _MOMENT.match(text)
+    m = _MOMENT.fullmatch(text)
     assert m is not None, text
     zone = "+00:00" if m[4] in "Zz" else m[4]
     parsed = datetime.fromisoformat(f"{m[1]}T{m[2]}.{(m[3] or '').ljust(6, '0')[:6]}{zone}")
@@ -147,7 +155,8 @@ def _add(s: Services, tenant: str, user: str, item: dict[str, Any], *, deduplica
         event_type=item.get("event_type", "fact"),
         actor=ACTOR,
     )
-    with s.store.transaction():
+
+    def store() -> _Added:
         if ref is not None:
             # A concurrent request with the same ref may have landed since the caller's check.
             earlier = s.store.receipts.client_ref(tenant, user, ref)
@@ -166,7 +175,9 @@ def _add(s: Services, tenant: str, user: str, item: dict[str, Any], *, deduplica
         if not ids:
             return _Added("skipped", [], "no_high_value_content")
         first = s.store.facts.get(tenant, user, [ids[0]])
-    return _Added(status, ids, reason, first[0] if first else None)
+        return _Added(status, ids, reason, first[0] if first else None)
+
+    return s.store.atomic(store)
 
 
 def _replayed(s: Services, tenant: str, user: str, ref: str | None) -> list[int] | None:
@@ -353,11 +364,14 @@ def _edits(body: dict[str, Any], current: Fact, loc: list[str | int]) -> dict[st
 def update_memory(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
     memory_id = _path_id(call)
-    with s.store.transaction():
-        current = _visible(s, tenant, user, memory_id)
-        updated = s.store.facts.update(
+
+    def edit() -> tuple[Fact, list[str]] | None:
+        current = _locked(s, tenant, user, memory_id)
+        return s.store.facts.update(
             tenant, user, memory_id, _edits(call.body, current, ["body"]), actor=ACTOR
         )
+
+    updated = s.store.atomic(edit)
     if updated is None:
         raise _not_visible(memory_id)
     return 200, wire.memory(updated[0])
@@ -376,16 +390,21 @@ def batch_update_memories(s: Services, call: Call) -> tuple[int, Any]:
                 f"item {index}; list each memory once (merge its edits into one item).",
             )
         seen[item["memory_id"]] = index
-    results = []
-    with s.store.transaction():  # every item or none
+
+    def edit() -> list[dict[str, Any]]:  # every item or none
+        current = {f.id: f for f in s.store.facts.lock(tenant, user, seen)}
+        results = []
         for index, item in enumerate(items):
             memory_id = item["memory_id"]
-            current = s.store.facts.get(tenant, user, [memory_id])
             updated = (
                 s.store.facts.update(
-                    tenant, user, memory_id, _edits(item, current[0], ["body", "items", index]), actor=ACTOR
+                    tenant,
+                    user,
+                    memory_id,
+                    _edits(item, current[memory_id], ["body", "items", index]),
+                    actor=ACTOR,
                 )
-                if current
+                if memory_id in current
                 else None
             )
             results.append(
@@ -396,6 +415,9 @@ def batch_update_memories(s: Services, call: Call) -> tuple[int, Any]:
                     "changed_fields": [] if updated is None else updated[1],
                 }
             )
+        return results
+
+    results = s.store.atomic(edit)
     counts = Counter(r["status"] for r in results)
     return 207, {
         "total": len(items),
@@ -427,14 +449,17 @@ def give_memory_feedback(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
     memory_id = _path_id(call)
     signal = call.body["signal"]
-    with s.store.transaction():
-        current = _visible(s, tenant, user, memory_id)
+
+    def record() -> tuple[float, float, list[str]]:
+        current = _locked(s, tenant, user, memory_id)
         before = NEUTRAL_IMPORTANCE if current.importance is None else current.importance
         after = round(min(max(before + SIGNAL_STEP[signal], IMPORTANCE_FLOOR), IMPORTANCE_CEILING), 6)
         s.store.facts.add_feedback(tenant, user, memory_id, signal, call.body.get("comment"))
         if after != current.importance:
             s.store.facts.update(tenant, user, memory_id, {"importance": after}, actor=ACTOR)
-        signals = [f.signal for f in s.store.facts.feedback(tenant, user, memory_id)]
+        return before, after, [f.signal for f in s.store.facts.feedback(tenant, user, memory_id)]
+
+    before, after, signals = s.store.atomic(record)
     return 200, {
         "memory_id": memory_id,
         "signal": signal,
@@ -473,15 +498,18 @@ def forget_memories(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.end_user()
     body = call.body
     dry_run = body.get("dry_run", False)
-    deleted: list[int] = []
-    with s.store.transaction():
+
+    def forget() -> list[int]:
         if "memory_ids" in body:
-            ids = [n for n in (wire.id_number(v) for v in body["memory_ids"]) if n is not None]
+            ids = sorted({n for n in (wire.id_number(v) for v in body["memory_ids"]) if n is not None})
         else:
             ids = s.store.facts.select(tenant, user, _forget_filter(body["filters"]))
+        deleted: list[int] = []
         for start in range(0, len(ids), DELETE_SLICE):
             deleted += s.store.facts.delete(tenant, user, ids[start : start + DELETE_SLICE], dry_run=dry_run)
-    return 200, sorted(set(deleted))
+        return deleted
+
+    return 200, sorted(set(s.store.atomic(forget)))
 
 
 HANDLERS: dict[str, Handler] = {

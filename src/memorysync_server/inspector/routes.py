@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..auth import Key, KeyRing
 from ..errors import ApiError, invalid
+from ..request_checks import query_params
 from ..spec import Spec
 from .directory import MAX_USERS, Directory
 
@@ -159,8 +160,13 @@ def _error(error: ApiError) -> Response:
     return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
+def _query(request: Request) -> dict[str, str]:
+    # The API's strict decoding (starlette's would turn %C3 into U+FFFD, another user's id).
+    return query_params(request.scope.get("query_string", b""))
+
+
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
+    raw = _query(request).get(name)
     if raw is None:
         return default
     if not raw.strip().isdigit() or not low <= int(raw) <= high:
@@ -169,7 +175,7 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 
 def _user_param(request: Request) -> str:
-    user_id = request.query_params.get("user_id")
+    user_id = _query(request).get("user_id")
     if user_id is None:
         raise invalid(["query", "user_id"], "user_id is required: ?user_id=<the end user>", "missing")
     if not 1 <= len(user_id) <= _MAX_USER_ID:

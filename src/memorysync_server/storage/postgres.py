@@ -23,10 +23,11 @@ import json
 import math
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 import numpy as np
 import psycopg
@@ -49,6 +50,7 @@ from .interfaces import (
     Revision,
     SessionSummary,
     StateRow,
+    StorageConflict,
     StorageFull,
     Turn,
     UserDetail,
@@ -57,6 +59,7 @@ from .interfaces import (
 )
 from .migrations import pending
 from .postgres_schema import MIGRATIONS
+from .retry import run_atomic
 from .sqlite_schema import ns_path
 
 _ESC = "\ue000"
@@ -131,7 +134,11 @@ class _Db:
         # of work on one user (a request and the background embedder) may settle out of order.
         self._ours: dict[tuple[str, str], set[int]] = defaultdict(set)
         self._known_lock = threading.Lock()
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            self.pool.close()  # e.g. a database a newer release migrated: nobody will close it later
+            raise
 
     def _migrate(self) -> None:
         with self.pool.connection() as conn, conn.transaction():
@@ -182,6 +189,10 @@ class _Db:
                         self._ours[key].discard(version)  # never committed
                 if isinstance(error, psycopg.errors.DiskFull):
                     raise StorageFull(f"PostgreSQL: {error}") from error
+                if isinstance(error, psycopg.Error) and (error.sqlstate or "").startswith("40"):
+                    # Class 40, transaction rollback (a deadlock, a serialization failure): this
+                    # unit of work was the one aborted. (psycopg files deadlocks elsewhere.)
+                    raise StorageConflict(f"PostgreSQL: {error}") from error
                 raise
             self._local.tx = None
         self._settle(tx)
@@ -190,6 +201,9 @@ class _Db:
             # notices soon; stale statistics turn the postings lookups into sequential scans.
             with self.pool.connection() as conn:
                 conn.execute("ANALYZE facts, fact_terms")
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return run_atomic(self.transaction, self.tx is not None, work)
 
     def _finish(self, tx: _Tx) -> None:
         """The last writes of a unit of work: statistics and versions, each in key order."""
@@ -294,6 +308,19 @@ class _Db:
         return tx
 
 
+T = TypeVar("T")
+
+
+def _atomic(method: Callable[..., T]) -> Callable[..., T]:
+    """A write that opens its own unit of work when called outside one, retried on conflict."""
+
+    @wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> T:
+        return self._db.atomic(lambda: method(self, *args, **kwargs))
+
+    return run
+
+
 # ---- facts ------------------------------------------------------------------------------------
 def _fact(row: dict[str, Any]) -> Fact:
     return Fact(
@@ -341,6 +368,7 @@ class PostgresFacts:
     def __init__(self, db: _Db) -> None:
         self._db = db
 
+    @_atomic
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
         unique = list({f.text: f for f in reversed(facts)}.values())[::-1]  # first of each text
         if not unique:
@@ -448,6 +476,22 @@ class PostgresFacts:
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
 
+    def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        self._db.require_tx()
+        rows = self._locked(tenant, user_id, ids, _FACT_COLUMNS)
+        return [_fact(row) for row in rows]
+
+    def _locked(self, tenant: str, user_id: str, ids: Iterable[int], columns: str) -> list[dict[str, Any]]:
+        # Row locks in ascending id order (the sort runs below the lock), the order every writer uses.
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        return self._db.all(
+            f"SELECT {columns} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+            " ORDER BY id FOR UPDATE",
+            (tenant, user_id, wanted),
+        )
+
     def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
         scope = _enc([tenant, user_id])
         with self._db.snapshot() as conn:
@@ -482,6 +526,7 @@ class PostgresFacts:
         )
         return [(int(r["id"]), r["text"]) for r in rows]
 
+    @_atomic
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
         if not vectors:
             return
@@ -527,6 +572,7 @@ class PostgresFacts:
                 out[int(row["id"])] = int(by[2:])
         return out
 
+    @_atomic
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         if not changes:
             return
@@ -560,6 +606,7 @@ class PostgresFacts:
             tx.users.add((tenant, user_id))
             tx.changes.append(FactsChange(tenant, user_id, superseded=dict(changes)))
 
+    @_atomic
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
         ids = list(dict.fromkeys(ids))
         if not ids:
@@ -572,10 +619,16 @@ class PostgresFacts:
             return [int(r["id"]) for r in rows]
         with self._db.transaction():
             tx = self._db.require_tx()
-            rows = self._db.all(
-                "DELETE FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
-                " RETURNING id, tsvector_to_array(terms) AS words, length",
-                (tenant, user_id, ids),
+            # Locked first, in id order: a DELETE alone locks in whatever order it finds rows.
+            ids = [int(row["id"]) for row in self._locked(tenant, user_id, ids, "id")]
+            rows = (
+                self._db.all(
+                    "DELETE FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                    " RETURNING id, tsvector_to_array(terms) AS words, length",
+                    (tenant, user_id, ids),
+                )
+                if ids
+                else []
             )
             for row in rows:
                 self._count(tx, tenant, row["words"], int(row["length"]), -1)
@@ -592,6 +645,7 @@ class PostgresFacts:
         )
         return {int(r["id"]): float(r["importance"]) for r in rows}
 
+    @_atomic
     def update(
         self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
     ) -> tuple[Fact, list[str]] | None:
@@ -820,6 +874,7 @@ class PostgresTurns:
                 return _turn(row)
         return None
 
+    @_atomic
     def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
         def existing() -> Turn | None:
             return self.find(
@@ -1042,6 +1097,7 @@ class PostgresReceipts:
         )
         return json.loads(row["memory_ids"]) if row else None
 
+    @_atomic
     def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
         with self._db.transaction():
             self._db.all(
@@ -1127,6 +1183,7 @@ class PostgresDirectory:
             ],
         )
 
+    @_atomic
     def forget_user(self, tenant: str, user_id: str) -> Forgotten:
         with self._db.transaction():
             fact_ids = [
@@ -1165,6 +1222,9 @@ class PostgresStorage:
 
     def transaction(self) -> Any:
         return self._db.transaction()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return self._db.atomic(work)
 
     def now(self) -> datetime:
         return self.clock()

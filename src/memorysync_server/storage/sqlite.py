@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -42,7 +42,10 @@ from .interfaces import (
     utc_now,
 )
 from .migrations import pending
+from .retry import run_atomic
 from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
+
+T = TypeVar("T")
 
 
 def _text_time(moment: datetime) -> str:
@@ -143,6 +146,14 @@ class _Db:
             self.depth, self.owner = 0, None
             self._settle(committed=True)
 
+    @property
+    def inside(self) -> bool:
+        """Whether this thread is inside its unit of work."""
+        return bool(self.depth) and self.owner == threading.get_ident()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return run_atomic(self.transaction, self.inside, work)
+
     def facts_changed(self, change: FactsChange) -> None:
         # Inside a transaction the change is announced only once it is committed; a rollback
         # announces "unknown" instead, so no cache ever holds rows that were never stored.
@@ -186,7 +197,7 @@ class _Db:
     def reading(self) -> Iterator[sqlite3.Connection]:
         """A connection for a consistent read: the writer's own inside this thread's unit of
         work (it must see its uncommitted rows), otherwise this thread's reader in a snapshot."""
-        if self.depth and self.owner == threading.get_ident():
+        if self.inside:
             with self.lock:
                 yield self.conn
             return
@@ -348,6 +359,11 @@ class SqliteFacts:
         )
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        # The unit of work holds the one writer's lock: nothing else changes a row until it ends.
+        assert self._db.inside, "call inside transaction()"
+        return self.get(tenant, user_id, sorted(set(ids)))
 
     def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
         with self._db.reading() as conn:
@@ -1053,6 +1069,9 @@ class SqliteStorage:
 
     def transaction(self) -> Any:
         return self._db.transaction()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return self._db.atomic(work)
 
     def now(self) -> datetime:
         return self.clock()
