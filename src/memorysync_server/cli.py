@@ -8,9 +8,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .auth import KeyRing
+from .http.auth import KeyRing
+from .http.request_checks import DEFAULT_MAX_BODY_BYTES
 from .launcher import DEFAULT_TENANT
-from .request_checks import DEFAULT_MAX_BODY_BYTES
 from .search import DEFAULT_SEARCH, SEARCH_MODES
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from ag2_memorysync import MemorySyncCapability, RetryPolicy
-from memorysync_server.quota import Quota
+from memorysync_server.http.quota import Quota
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
 from tests.ag2.test_chat import memory_messages
 

@@ -6,7 +6,6 @@ rules are jsonschema validators over the spec's own ``components``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +19,21 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC_PATH = Path(__file__).with_name("openapi.yaml")
+from ..services.blank import ECMA_WHITESPACE, is_blank
+from ..services.limits import json_size
+
+__all__ = [
+    "SPEC_PATH",
+    "Operation",
+    "Spec",
+    "ecma_regex",
+    "is_blank",
+    "json_size",
+    "load_spec",
+    "request_fields",
+]
+
+SPEC_PATH = Path(__file__).parents[1] / "openapi.yaml"
 _SPEC_URI = "urn:memorysync:openapi"
 
 # RFC 3339 date-time, the `format: date-time` of the spec (FastAPI/pydantic reject others too).
@@ -28,16 +41,6 @@ _DATE_TIME = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$", re.ASCII
 )
 _FORMATS = FormatChecker(formats=())
-
-# JSON Schema patterns are ECMA-262 regexes, whose \s is narrower than Python's (which also
-# counts \x1c-\x1f as whitespace). Translate so "\x1d" is a non-blank text, as clients expect.
-ECMA_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_BLANK = re.compile(f"[{ECMA_WHITESPACE}]*")
-
-
-def is_blank(text: str) -> bool:
-    """True when ``text`` has no character outside JSON Schema's (ECMA-262) whitespace."""
-    return _BLANK.fullmatch(text) is not None
 
 
 # What ECMA-262 means by the pattern tokens where Python's re means something else: `$` is the
@@ -73,11 +76,6 @@ def _pattern(
 ) -> Iterator[ValidationError]:
     if isinstance(instance, str) and not ecma_regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-def json_size(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON: what a size cap in openapi.yaml measures."""
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
 
 
 def _max_json_bytes(
