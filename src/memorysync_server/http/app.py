@@ -92,26 +92,11 @@ class MemorySyncApp:
             response = JSONResponse(error.body(), status_code=error.status, headers=error.headers)
         except StorageFull:
             log.error("storage full on %s %s: the write was rolled back", request.method, request.url.path)
-            response = JSONResponse(
-                {
-                    "detail": "Insufficient storage: the server's database has no room for this write, so "
-                    "nothing of it was stored (everything stored before is intact). Free space where the "
-                    "database lives, then retry the same request; its idempotency fields make the retry safe."
-                },
-                status_code=507,
-            )
+            response = _nothing_stored(507, _FULL)
         except StorageConflict:
             # Only after the unit of work was retried (Storage.atomic) and lost every time.
             log.warning("storage conflict on %s %s after retries", request.method, request.url.path)
-            response = JSONResponse(
-                {
-                    "detail": "Service busy: concurrent writes to the same records kept conflicting, so "
-                    "nothing of this request was stored. Retry it after a moment; its idempotency fields "
-                    "make the retry safe."
-                },
-                status_code=503,
-                headers={"Retry-After": "1"},
-            )
+            response = _nothing_stored(503, _BUSY, {"Retry-After": "1"})
         except ClientDisconnect:  # the client gave up (e.g. a recall past its budget): nobody to answer
             return
         except Exception as error:  # a bug: keep the contract's body shape, and say so in the log
@@ -284,6 +269,22 @@ class MemorySyncApp:
                 raise too_large(self.max_body_bytes, None)
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+_FULL = (
+    "Insufficient storage: the server's database has no room for this write, so nothing of it was stored "
+    "(everything stored before is intact). Free space where the database lives, then retry the same request"
+)
+_BUSY = (
+    "Service busy: concurrent writes to the same records kept conflicting, so nothing of this request was "
+    "stored. Retry it after a moment"
+)
+
+
+def _nothing_stored(status: int, why: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(
+        {"detail": f"{why}; its idempotency fields make the retry safe."}, status_code=status, headers=headers
+    )
 
 
 SWITCH_INTERVAL = 0.001

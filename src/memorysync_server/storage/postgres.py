@@ -60,7 +60,13 @@ from .interfaces import (
 from .migrations import pending
 from .postgres_schema import MIGRATIONS
 from .retry import run_atomic
+from .rows import FACT_COLUMNS, STATE_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from .rows import fact as fact_of
+from .rows import state as state_of
+from .rows import turn as turn_of
 from .sqlite_schema import ns_path
+
+_SQL = Dialect("%s")
 
 _ESC = "\ue000"
 # Any constant: the lock that serialises schema migrations between processes starting together.
@@ -92,10 +98,6 @@ def _dec(value: Any) -> Any:
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: _dec(v) for k, v in row.items()}
-
-
-def _blob(vector: np.ndarray | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
 class _Tx:
@@ -322,25 +324,12 @@ def _atomic(method: Callable[..., T]) -> Callable[..., T]:
 
 
 # ---- facts ------------------------------------------------------------------------------------
+def _at(moment: datetime) -> datetime:
+    return moment  # psycopg reads timestamptz as an aware datetime already
+
+
 def _fact(row: dict[str, Any]) -> Fact:
-    return Fact(
-        id=int(row["id"]),
-        text=row["text"],
-        source=row["source"],
-        metadata=json.loads(row["metadata"]),
-        created_at=row["created_at"],
-        tags=json.loads(row["tags"]),
-        importance=row["importance"],
-        event_type=row["event_type"],
-        updated_at=row["updated_at"],
-    )
-
-
-_FACT_COLUMNS = "id, text, source, metadata, created_at, tags, importance, event_type, updated_at"
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return fact_of(row, _at)
 
 
 def _record_revision(
@@ -360,7 +349,7 @@ def _record_revision(
         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
         " created_at) SELECT %s, %s, %s, coalesce(max(revision), 0) + 1, %s, %s, %s, %s, %s FROM fact_revisions"
         " WHERE fact_id = %s",
-        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
+        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
     )
 
 
@@ -401,8 +390,8 @@ class PostgresFacts:
                         _enc([json.dumps(f.metadata, ensure_ascii=False) for f in batch]),
                         [f.origin[0] if f.origin else None for f in batch],
                         [f.origin[1] if f.origin else None for f in batch],
-                        [_blob(f.vector) for f in batch],
-                        _enc([_json(f.tags) for f in batch]),
+                        [blob(f.vector) for f in batch],
+                        _enc([dump(f.tags) for f in batch]),
                         [f.importance for f in batch],
                         _enc([f.event_type for f in batch]),
                     ),
@@ -425,7 +414,7 @@ class PostgresFacts:
                     vectors.append(np.asarray(f.vector, dtype=np.float32))
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
                     changed, diff = revisions.created(f)
-                    created.append((int(row["id"]), _json(changed), _json(diff), f.actor))
+                    created.append((int(row["id"]), dump(changed), dump(diff), f.actor))
                 if created:
                     tx.conn.execute(
                         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields,"
@@ -459,7 +448,7 @@ class PostgresFacts:
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
         row = self._db.one(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
             " AND text = %s ORDER BY id LIMIT 1",
             (tenant, user_id, text, text),
         )
@@ -470,7 +459,7 @@ class PostgresFacts:
         if not ids:
             return []
         rows = self._db.all(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
             (tenant, user_id, ids),
         )
         by_id = {row["id"]: _fact(row) for row in rows}
@@ -478,7 +467,7 @@ class PostgresFacts:
 
     def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         self._db.require_tx()
-        rows = self._locked(tenant, user_id, ids, _FACT_COLUMNS)
+        rows = self._locked(tenant, user_id, ids, FACT_COLUMNS)
         return [_fact(row) for row in rows]
 
     def _locked(self, tenant: str, user_id: str, ids: Iterable[int], columns: str) -> list[dict[str, Any]]:
@@ -499,7 +488,7 @@ class PostgresFacts:
                 "SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s", scope
             ).fetchone()
             rows = conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id DESC"
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id DESC"
                 " LIMIT %s OFFSET %s",
                 (*scope, limit if limit > 0 else None, offset),
             ).fetchall()
@@ -513,11 +502,7 @@ class PostgresFacts:
             rows = cur.execute(
                 f"SELECT id, vector FROM facts WHERE tenant = %s AND user_id = %s{width} ORDER BY id", params
             ).fetchall()
-        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, matrix
+        return id_matrix(rows)
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.all(
@@ -536,7 +521,7 @@ class PostgresFacts:
                 "UPDATE facts SET vector = v.vector FROM unnest(%s::bigint[], %s::bytea[]) AS v(id, vector)"
                 " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s"
                 " AND length(facts.vector) <> length(v.vector) RETURNING facts.id",
-                ([int(i) for i, _ in vectors], [_blob(v) for _, v in vectors], tenant, user_id),
+                ([int(i) for i, _ in vectors], [blob(v) for _, v in vectors], tenant, user_id),
             )
             changed = {int(row["id"]) for row in rows}
             if changed:
@@ -579,7 +564,7 @@ class PostgresFacts:
         with self._db.transaction():
             tx = self._db.require_tx()
             rows = self._db.all(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
                 " ORDER BY id FOR UPDATE",
                 (tenant, user_id, list(changes)),
             )
@@ -652,7 +637,7 @@ class PostgresFacts:
         with self._db.transaction():
             tx = self._db.require_tx()
             row = self._db.one(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
                 (fact_id, tenant, user_id),
             )
             if row is None:
@@ -661,10 +646,10 @@ class PostgresFacts:
             if not changed:
                 return _fact(row), []
             now = self._db.clock()
-            encode = {"tags": _json, "metadata": _json}
+            encode = {"tags": dump, "metadata": dump}
             sets = ", ".join(f"{name} = %s" for name in changed)
             after = self._db.one(
-                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {_FACT_COLUMNS}",
+                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {FACT_COLUMNS}",
                 (*(encode.get(name, lambda v: v)(fields[name]) for name in changed), now, fact_id),
             )
             assert after is not None
@@ -679,7 +664,7 @@ class PostgresFacts:
     ) -> tuple[list[Revision], int]:
         with self._db.snapshot() as conn:
             fact = conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
                 (fact_id, *_enc([tenant, user_id])),
             ).fetchone()
             if fact is None:
@@ -687,19 +672,7 @@ class PostgresFacts:
             rows = conn.execute(
                 "SELECT * FROM fact_revisions WHERE fact_id = %s ORDER BY revision", (fact_id,)
             ).fetchall()
-        stored = [
-            Revision(
-                revision=int(r["revision"]),
-                event=r["event"],
-                changed_fields=json.loads(_dec(r["changed_fields"])),
-                diff=json.loads(_dec(r["diff"])),
-                actor=_dec(r["actor"]),
-                created_at=r["created_at"],
-            )
-            for r in rows
-        ]
-        every = revisions.with_created(stored, _fact(_row(fact)))
-        return every[offset : offset + limit if limit > 0 else None], len(every)
+        return revision_page([_row(r) for r in rows], _fact(_row(fact)), _at, limit, offset)
 
     def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
         if where.empty:
@@ -712,7 +685,7 @@ class PostgresFacts:
                 params.append(value)
         if where.tags:
             sql += " AND tags::jsonb @> %s::jsonb"
-            params.append(_json(list(where.tags)))
+            params.append(dump(list(where.tags)))
         if where.before is not None:
             sql += " AND created_at < %s"
             params.append(where.before)
@@ -829,17 +802,7 @@ class PostgresLexical:
 
 # ---- history ----------------------------------------------------------------------------------
 def _turn(row: dict[str, Any]) -> Turn:
-    return Turn(
-        id=int(row["id"]),
-        session_id=row["session_id"],
-        role=row["role"],
-        content=row["content"],
-        seq=row["seq"],
-        occurred_at=row["occurred_at"],
-        payload=None if row["payload"] is None else json.loads(row["payload"]),
-        source=row["source"],
-        created_at=row["created_at"],
-    )
+    return turn_of(row, _at)
 
 
 class PostgresTurns:
@@ -942,21 +905,12 @@ class PostgresTurns:
         ids: Sequence[int] | None,
         source: str | None,
     ) -> list[int]:
-        where = "tenant = %s AND user_id = %s"
-        params: list[Any] = [tenant, user_id]
-        if session_id is not None:
-            where += " AND session_id = %s"
-            params.append(session_id)
-        if ids is not None:
-            if not ids:
-                return []
-            where += " AND id = ANY(%s)"
-            params.append(list(ids))
-        if source is not None:
-            where += " AND source = %s"
-            params.append(source)
+        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
+        if scope is None:
+            return []
         return [
-            int(r["id"]) for r in self._db.all(f"SELECT id FROM history WHERE {where} ORDER BY id", params)
+            int(r["id"])
+            for r in self._db.all(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
         ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
@@ -976,24 +930,7 @@ def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[i
 
 # ---- state ------------------------------------------------------------------------------------
 def _state(row: dict[str, Any], *, with_vector: bool = False) -> StateRow:
-    vector = None
-    if with_vector and row.get("vector") is not None:
-        vector = np.frombuffer(row["vector"], dtype=np.float32)
-    return StateRow(
-        id=int(row["id"]),
-        namespace=json.loads(row["namespace"]),
-        key=row["key"],
-        value=json.loads(row["value"]),
-        text=row["text"],
-        source=row["source"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        indexed=bool(row["indexed"]),
-        vector=vector,
-    )
-
-
-_STATE_COLUMNS = "id, namespace, key, value, text, source, created_at, updated_at, indexed"
+    return state_of(row, _at, with_vector=with_vector)
 
 
 class PostgresState:
@@ -1004,7 +941,7 @@ class PostgresState:
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
     ) -> StateRow | None:
         row = self._db.one(
-            f"SELECT {_STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
+            f"SELECT {STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
             " AND ns_path = %s AND key = %s",
             (tenant, user_id, source, ns_path(namespace), key),
         )
@@ -1018,7 +955,7 @@ class PostgresState:
             " %s, %s, %s) ON CONFLICT (tenant, user_id, source, ns_path, key) DO UPDATE SET"
             " value = EXCLUDED.value, text = EXCLUDED.text, indexed = EXCLUDED.indexed,"
             " vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at"
-            f" RETURNING {_STATE_COLUMNS}, (xmax = 0) AS created",
+            f" RETURNING {STATE_COLUMNS}, (xmax = 0) AS created",
             (
                 tenant,
                 user_id,
@@ -1029,7 +966,7 @@ class PostgresState:
                 record.value_json,
                 record.text,
                 record.indexed,
-                _blob(record.vector),
+                blob(record.vector),
                 now,
                 now,
             ),
@@ -1047,7 +984,7 @@ class PostgresState:
         with_vectors: bool = False,
     ) -> list[StateRow]:
         where, params = _state_scope(tenant, user_id, source, prefix)
-        columns = _STATE_COLUMNS + (", vector" if with_vectors else "")
+        columns = STATE_COLUMNS + (", vector" if with_vectors else "")
         rows = self._db.all(
             f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
         )
@@ -1063,14 +1000,12 @@ class PostgresState:
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
     ) -> list[int]:
-        where = "tenant = %s AND user_id = %s AND source = %s AND ns_path = %s"
-        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
-        if keys is not None:
-            if not keys:
-                return []
-            where += " AND key = ANY(%s)"
-            params.append(list(keys))
-        return [int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
+        if scope is None:
+            return []
+        return [
+            int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "state", tenant, user_id, ids)

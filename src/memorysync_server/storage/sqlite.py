@@ -43,6 +43,10 @@ from .interfaces import (
 )
 from .migrations import pending
 from .retry import run_atomic
+from .rows import Dialect, blob, dump, id_matrix, revision_page
+from .rows import fact as fact_of
+from .rows import state as state_of
+from .rows import turn as turn_of
 from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
 
 T = TypeVar("T")
@@ -57,12 +61,11 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def _blob(vector: np.ndarray | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
-
-
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+_SQL = Dialect("?")
 
 
 def _is_full(error: BaseException) -> bool:
@@ -232,21 +235,7 @@ class _Db:
 
 # ---- facts ------------------------------------------------------------------------------------
 def _fact(row: sqlite3.Row) -> Fact:
-    return Fact(
-        id=int(row["id"]),
-        text=row["text"],
-        source=row["source"],
-        metadata=json.loads(row["metadata"]),
-        created_at=_time(row["created_at"]),
-        tags=json.loads(row["tags"]),
-        importance=row["importance"],
-        event_type=row["event_type"],
-        updated_at=_time(row["updated_at"]) if row["updated_at"] else None,
-    )
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return fact_of(row, _time)
 
 
 def _record_revision(
@@ -266,7 +255,7 @@ def _record_revision(
         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
         " created_at) SELECT ?, ?, ?, COALESCE(MAX(revision), 0) + 1, ?, ?, ?, ?, ? FROM fact_revisions"
         " WHERE fact_id = ?",
-        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
+        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
     )
 
 
@@ -310,8 +299,8 @@ class SqliteFacts:
                 json.dumps(f.metadata, ensure_ascii=False),
                 f.origin[0] if f.origin else None,
                 f.origin[1] if f.origin else None,
-                _blob(f.vector),
-                _json(f.tags),
+                blob(f.vector),
+                dump(f.tags),
                 f.importance,
                 f.event_type,
             )
@@ -335,7 +324,7 @@ class SqliteFacts:
             self._db.write(
                 "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff,"
                 " actor, created_at) VALUES (?, ?, ?, 0, 'created', ?, ?, ?, ?)",
-                (tenant, user_id, fact_id, _json(changed), _json(diff), f.actor, now),
+                (tenant, user_id, fact_id, dump(changed), dump(diff), f.actor, now),
             )
             ids.append(fact_id)
         vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
@@ -386,11 +375,7 @@ class SqliteFacts:
                 "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) = ? ORDER BY id",
                 (tenant, user_id, 4 * dim),
             )
-        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, matrix
+        return id_matrix(rows)
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.read(
@@ -405,10 +390,10 @@ class SqliteFacts:
         with self._db.transaction():
             ids, rows = [], []
             for fact_id, vector in sorted(vectors, key=lambda pair: pair[0]):
-                blob = _blob(vector) or b""
+                data = blob(vector) or b""
                 cur = self._db.write(
                     "UPDATE facts SET vector = ? WHERE id = ? AND tenant = ? AND user_id = ? AND length(vector) != ?",
-                    (blob, fact_id, tenant, user_id, len(blob)),
+                    (data, fact_id, tenant, user_id, len(data)),
                 )
                 if cur.rowcount:
                     ids.append(fact_id)
@@ -502,7 +487,7 @@ class SqliteFacts:
             if not changed:
                 return found[0], []
             now = self._db.now_text()
-            encode = {"tags": _json, "metadata": _json}
+            encode = {"tags": dump, "metadata": dump}
             sets = ", ".join(f"{name} = ?" for name in changed)
             self._db.write(
                 f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ? AND tenant = ? AND user_id = ?",
@@ -533,19 +518,7 @@ class SqliteFacts:
             rows = conn.execute(
                 "SELECT * FROM fact_revisions WHERE fact_id = ? ORDER BY revision", (fact_id,)
             ).fetchall()
-        stored = [
-            Revision(
-                revision=int(r["revision"]),
-                event=r["event"],
-                changed_fields=json.loads(r["changed_fields"]),
-                diff=json.loads(r["diff"]),
-                actor=r["actor"],
-                created_at=_time(r["created_at"]),
-            )
-            for r in rows
-        ]
-        every = revisions.with_created(stored, _fact(fact[0]))
-        return every[offset : offset + limit if limit > 0 else None], len(every)
+        return revision_page(rows, _fact(fact[0]), _time, limit, offset)
 
     def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
         if where.empty:
@@ -641,17 +614,7 @@ class SqliteLexical:
 
 # ---- history ----------------------------------------------------------------------------------
 def _turn(row: sqlite3.Row) -> Turn:
-    return Turn(
-        id=int(row["id"]),
-        session_id=row["session_id"],
-        role=row["role"],
-        content=row["content"],
-        seq=row["seq"],
-        occurred_at=row["occurred_at"],
-        payload=None if row["payload"] is None else json.loads(row["payload"]),
-        source=row["source"],
-        created_at=_time(row["created_at"]),
-    )
+    return turn_of(row, _time)
 
 
 def _new_row_id(db: _Db, kind: str) -> int:
@@ -752,20 +715,12 @@ class SqliteTurns:
         ids: Sequence[int] | None,
         source: str | None,
     ) -> list[int]:
-        where = "tenant = ? AND user_id = ?"
-        params: list[Any] = [tenant, user_id]
-        if session_id is not None:
-            where += " AND session_id = ?"
-            params.append(session_id)
-        if ids is not None:
-            if not ids:
-                return []
-            where += f" AND id IN ({_marks(ids)})"
-            params.extend(ids)
-        if source is not None:
-            where += " AND source = ?"
-            params.append(source)
-        return [row[0] for row in self._db.read(f"SELECT id FROM history WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
+        if scope is None:
+            return []
+        return [
+            row[0] for row in self._db.read(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "history", tenant, user_id, ids)
@@ -785,21 +740,7 @@ def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[i
 
 # ---- state ------------------------------------------------------------------------------------
 def _state(row: sqlite3.Row, *, with_vector: bool = False) -> StateRow:
-    vector = None
-    if with_vector and row["vector"] is not None:
-        vector = np.frombuffer(row["vector"], dtype=np.float32)
-    return StateRow(
-        id=int(row["id"]),
-        namespace=json.loads(row["namespace"]),
-        key=row["key"],
-        value=json.loads(row["value"]),
-        text=row["text"],
-        source=row["source"],
-        created_at=_time(row["created_at"]),
-        updated_at=_time(row["updated_at"]),
-        indexed=bool(row["indexed"]),
-        vector=vector,
-    )
+    return state_of(row, _time, with_vector=with_vector)
 
 
 class SqliteState:
@@ -818,7 +759,7 @@ class SqliteState:
     def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
         path = ns_path(record.namespace)
         namespace_json = json.dumps(record.namespace, ensure_ascii=False)
-        vector = _blob(record.vector)
+        vector = blob(record.vector)
         with self._db.transaction():
             found = self._db.read(
                 "SELECT id FROM state WHERE tenant = ? AND user_id = ? AND source = ? AND ns_path = ? AND key = ?",
@@ -888,14 +829,12 @@ class SqliteState:
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
     ) -> list[int]:
-        where = "tenant = ? AND user_id = ? AND source = ? AND ns_path = ?"
-        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
-        if keys is not None:
-            if not keys:
-                return []
-            where += f" AND key IN ({_marks(keys)})"
-            params.extend(keys)
-        return [row[0] for row in self._db.read(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
+        if scope is None:
+            return []
+        return [
+            row[0] for row in self._db.read(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "state", tenant, user_id, ids)
