@@ -66,7 +66,7 @@ def turn(row: Row, time: Time) -> Turn:
 
 def state(row: Row, time: Time, *, with_vector: bool = False) -> StateRow:
     vector = None
-    if with_vector and row.get("vector") is not None:
+    if with_vector and row["vector"] is not None:
         vector = np.frombuffer(row["vector"], dtype=np.float32)
     return StateRow(
         id=int(row["id"]),
