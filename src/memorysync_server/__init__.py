@@ -21,7 +21,7 @@ from .http.auth import KeyRing
 from .http.faults import Faults
 from .http.quota import Quota
 from .launcher import LocalServer
-from .search import SEARCH_MODES, Embedder, HashingEmbedder
+from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
 
 __all__ = [
     "SEARCH_MODES",

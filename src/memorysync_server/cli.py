@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .http.auth import KeyRing
 from .http.request_checks import DEFAULT_MAX_BODY_BYTES
 from .launcher import DEFAULT_TENANT
-from .search import DEFAULT_SEARCH, SEARCH_MODES
+from .retrieval import DEFAULT_SEARCH, SEARCH_MODES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
-    from .search import single_threaded_blas
+    from .retrieval import single_threaded_blas
 
     single_threaded_blas()
     from .devkey import dev_key

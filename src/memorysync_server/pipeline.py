@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .backfill import PENDING, Backfill
 from .extract import Extractor, is_low_value
-from .search import Embedder
+from .retrieval import PENDING, Backfill, Embedder
 from .storage import NewFact, Origin, Storage
 from .supersede import Superseder
 
@@ -115,7 +114,8 @@ class TurnPlan:
 
 class Pipeline:
     """With ``backfill``, facts are stored without their vectors and embedded after the write
-    answered (see backfill.py); only a fact that supersede compares by likeness is embedded inline."""
+    answered (see retrieval/backfill.py); only a fact that supersede compares by likeness is
+    embedded inline."""
 
     def __init__(
         self,

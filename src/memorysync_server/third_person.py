@@ -16,6 +16,8 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection
 
+from .retrieval.text import retell_first_person
+
 # Adverbs that may sit between the subject and its verb ("I hardly ever drink").
 _ADVERBS = frozenset(
     [
@@ -287,11 +289,6 @@ _PRONOUNS = re.compile(
 )
 
 
-def _pronoun(m: re.Match[str]) -> str:
-    word = m.group(0)
-    return _PRONOUN_FORMS.get(word) or _PRONOUN_FORMS[" ".join(word.lower().split())]
-
-
 _TRAILING_PUNCT = ",;:.!)\"'"
 _JOINT_SUBJECT = re.compile(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", re.I | re.S)
 _MY_SUBJECT = re.compile(r"^my\s+(.+)$", re.I | re.S)
@@ -305,7 +302,7 @@ def mentions_past(text: str) -> bool:
 
 def swap_pronouns(text: str) -> str:
     """First-person words after the subject, retold: "when I was ten" -> "when they were ten"."""
-    return _PRONOUNS.sub(_pronoun, text)
+    return retell_first_person(text, _PRONOUNS, _PRONOUN_FORMS)
 
 
 _LEXICON_READY = threading.Event()

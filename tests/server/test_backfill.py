@@ -1,5 +1,5 @@
 """Facts are stored before their sentence vectors and embedded after the write answered
-(backfill.py): what a write stored is still found by the very next recall, survives a restart
+(retrieval/backfill.py): what a write stored is still found by the very next recall, survives a restart
 without its vector and gets one then, and a backlog being embedded doesn't hold up other reads.
 
 Real servers, real HTTP, both engines. Stopping the background embedder (``backfill.close()``)

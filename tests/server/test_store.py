@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from memorysync_server.launcher import LocalServer
-from memorysync_server.search import FactSearch, HashingEmbedder
+from memorysync_server.retrieval import FactSearch, HashingEmbedder
 from memorysync_server.storage import NewFact, NewState, NewTurn, open_storage
 from memorysync_server.storage.migrations import Migration, pending
 from memorysync_server.storage.sqlite import SqliteStorage

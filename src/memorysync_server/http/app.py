@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..extract import Extractor
-from ..search import DEFAULT_SEARCH, Embedder
+from ..retrieval import DEFAULT_SEARCH, Embedder
 from ..services import Services, build_services
 from ..services.errors import ServiceError
 from ..storage import Clock, StorageConflict, StorageFull, utc_now
@@ -363,7 +363,7 @@ def create_app(
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.search`); ``embedder`` replaces that mode's embedder."""
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.

@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..backfill import Backfill
 from ..extract import Extractor, RuleExtractor
 from ..pipeline import Pipeline
-from ..search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
+from ..retrieval import DEFAULT_SEARCH, Backfill, Embedder, FactSearch, embedder_for
 from ..storage import Clock, Storage, open_storage, utc_now
 from ..supersede import Superseder
 from .directory import Directory

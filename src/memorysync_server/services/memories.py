@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..pipeline import RESERVED_KEYS, Drafts, Labels, Pipeline, fact_metadata
-from ..search import FactSearch, content_words, stem
+from ..retrieval import FactSearch, content_words, stem
 from ..storage import EDITABLE_FIELDS, Fact, FactFilter, Revision, Storage
 from .errors import Invalid, memory_not_visible
 from .limits import MAX_METADATA_BYTES, MAX_METADATA_KEYS, json_size

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..event_types import FILTER_POOL, narrow
-from ..search import FactSearch
+from ..retrieval import FactSearch
 from ..storage import Fact, Storage
 
 DEFAULT_K = 10

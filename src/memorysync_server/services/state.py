@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..pipeline import Pipeline, fact_metadata
-from ..search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
+from ..retrieval import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
 from ..storage import NewState, StateRow, Storage
 from .derived import delete_records
 
