@@ -354,27 +354,3 @@ class Pipeline:
             return ids[0]
         said_before = self.store.facts.find_by_text(tenant, user_id, text)
         return None if said_before is None else said_before.id
-
-    def ingest_turn(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        text: str,
-        role: str | None,
-        speaker: str | None,
-        occurred_at: str | None,
-        source: str,
-        metadata: dict[str, Any] | None,
-        session_id: str | None = None,
-        origin: Origin | None = None,
-    ) -> Outcome:
-        plan = self.plan_turn(
-            text=text,
-            role=role,
-            speaker=speaker,
-            occurred_at=occurred_at,
-            metadata=metadata,
-            scope=(tenant, user_id),
-        )
-        return self.commit_turn(tenant, user_id, plan, source=source, session_id=session_id, origin=origin)
