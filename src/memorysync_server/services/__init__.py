@@ -78,6 +78,7 @@ def build_services(
     backfill = Backfill(store, embedder) if fact_search.dense else None
     fact_search.backfill = backfill
     pipeline = Pipeline(store, extractor or RuleExtractor(), embedder, superseder, backfill)
+    fact_search.echoes = pipeline.echoes
     return Services(store=store, pipeline=pipeline, search=fact_search, backfill=backfill)
 
 
