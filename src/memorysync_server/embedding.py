@@ -105,7 +105,7 @@ class WordPiece:
                 chars.append(ch)
         for token in "".join(chars).lower().split():
             token = "".join(c for c in unicodedata.normalize("NFD", token) if unicodedata.category(c) != "Mn")
-            word = []
+            word: list[str] = []
             for ch in token:
                 if _is_punctuation(ch):
                     if word:
@@ -257,7 +257,7 @@ class MiniLMEmbedder:
             feeds["token_type_ids"] = np.zeros_like(ids)
         hidden = self._session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
-        return (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return np.asarray((hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None))
 
     def _run_pair(self, first: list[int], second: list[int]) -> np.ndarray:
         """Two texts in two model runs side by side (ONNX Runtime lets go of the GIL while it

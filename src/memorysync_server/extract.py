@@ -379,8 +379,8 @@ class RuleExtractor:
                 name = name.lower()  # "Painting is my favourite way to relax": a word, not a name
             return f"User's {named['what']} {named['verb'].lower()} {name}"
         if _FIRST_PERSON.match(clause) or _COMPANION.match(clause) or _WE.match(clause):
-            fact = to_third_person(clause, past_hint=past)
-            return fact if fact and len(fact) >= 2 and says_something(fact) else None
+            retold = to_third_person(clause, past_hint=past)
+            return retold if retold and len(retold) >= 2 and says_something(retold) else None
         if explicit and len(clause) >= 2:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.
             return clause[0].upper() + clause[1:]

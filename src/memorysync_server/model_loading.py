@@ -21,7 +21,7 @@ LOADING, LOADED, FAILED, NOT_USED = "loading", "loaded", "failed", "not used"
 
 
 class BackgroundEmbedder:
-    """An :class:`~memorysync_server.search.Embedder` whose model ``load()`` runs on a thread
+    """An :class:`~memorysync_server.retrieval.Embedder` whose model ``load()`` runs on a thread
     started here. ``dim`` is known before loading ends; ``embed`` waits for the model, and raises
     what loading raised when it failed. ``state`` is ``loading``, ``loaded`` or ``failed``."""
 

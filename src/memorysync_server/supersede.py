@@ -212,7 +212,7 @@ class Superseder:
             nearest = (
                 None if needed is None else self.neighbours.nearest(tenant, user_id, vector, before=fact_id)
             )
-            if nearest is not None and nearest[1] >= needed:
+            if nearest is not None and needed is not None and nearest[1] >= needed:
                 changes[nearest[0]] = fact_id
         current = self.store.facts.get(tenant, user_id, [fact_id]) if name is not None or changes else []
         if changes and current:

@@ -334,7 +334,8 @@ def load_lexicon() -> None:
 @lru_cache(maxsize=8192)
 def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     load_lexicon()
-    return getAllLemmas(word)
+    lemmas: dict[str, tuple[str, ...]] = getAllLemmas(word)
+    return lemmas
 
 
 @lru_cache(maxsize=8192)
@@ -562,9 +563,9 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
         return f"User and {m.group(1)} {swap_pronouns(m.group(2))}"
     if _WE_SUBJECT.match(text):
         # Who "we" are is not said: "User and others", with the plural verb as spoken.
-        first, _, rest = text.partition(" ")
+        first, _, said = text.partition(" ")
         verb = _WE_FORMS[first.lower()]
-        return " ".join(w for w in ("User and others", verb, swap_pronouns(rest)) if w)
+        return " ".join(w for w in ("User and others", verb, swap_pronouns(said)) if w)
     m = _MY_SUBJECT.match(text)
     if m:
         return "User's " + swap_pronouns(m.group(1))

@@ -493,14 +493,24 @@ class DirectoryStore(Protocol):
 class Storage(Protocol):
     """One database: its parts, the unit of work, and change notifications for caches."""
 
-    clock: Clock
-    facts: FactStore
-    lexical: LexicalIndex
-    turns: TurnStore
-    state: StateStore
-    receipts: ReceiptStore
-    settings: SettingStore
-    directory: DirectoryStore
+    # Read-only members: an engine's own parts (SqliteFacts, ...) satisfy them, where a plain
+    # protocol attribute would demand exactly FactStore (attributes are invariant).
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def facts(self) -> FactStore: ...
+    @property
+    def lexical(self) -> LexicalIndex: ...
+    @property
+    def turns(self) -> TurnStore: ...
+    @property
+    def state(self) -> StateStore: ...
+    @property
+    def receipts(self) -> ReceiptStore: ...
+    @property
+    def settings(self) -> SettingStore: ...
+    @property
+    def directory(self) -> DirectoryStore: ...
 
     def transaction(self) -> AbstractContextManager[None]:
         """One atomic unit; nested calls join the outer one."""

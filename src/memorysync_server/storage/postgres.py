@@ -224,6 +224,7 @@ class _Db:
                 " ON CONFLICT (tenant, user_id) DO UPDATE SET version = EXCLUDED.version RETURNING version",
                 _enc((tenant, user)),
             ).fetchone()
+            assert new is not None  # INSERT ... RETURNING always returns the row
             tx.bumps[(tenant, user)] = (int(old["version"]) if old else 0, int(new["version"]))
             with self._known_lock:
                 self._ours[(tenant, user)].add(int(new["version"]))
@@ -322,7 +323,8 @@ def _atomic(method: Callable[..., T]) -> Callable[..., T]:
 
     @wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> T:
-        return self._db.atomic(lambda: method(self, *args, **kwargs))
+        result: T = self._db.atomic(lambda: method(self, *args, **kwargs))
+        return result
 
     return run
 

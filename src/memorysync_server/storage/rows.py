@@ -12,14 +12,20 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from . import revisions
 from .interfaces import Fact, Revision, StateRow, Turn
 
-Row = Mapping[str, Any]
+
+class Row(Protocol):
+    """A row read by either engine (a psycopg dict row, a sqlite3.Row): its columns by name."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+
 Time = Callable[[Any], datetime]
 
 # The columns of a fact that make a Fact (vectors and postings stay in storage).

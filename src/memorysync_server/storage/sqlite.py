@@ -71,10 +71,13 @@ def _marks(values: Sequence[Any]) -> str:
 _SQL = Dialect("?")
 
 
+# sqlite3.SQLITE_FULL from Python 3.11 on; the number is SQLite's own and never changes.
+_SQLITE_FULL = 13
+
+
 def _is_full(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and (
-        getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
-        or "database or disk is full" in str(error)
+        getattr(error, "sqlite_errorcode", None) == _SQLITE_FULL or "database or disk is full" in str(error)
     )
 
 
@@ -942,7 +945,7 @@ class SqliteDirectory:
         order = sorted(counts)  # ties in activity: by user id (the sort below is stable)
         order.sort(key=latest.__getitem__, reverse=True)
         users = [
-            UserSummary(u, *counts[u], _time(latest[u]) if latest[u] else None)
+            UserSummary(u, counts[u][0], counts[u][1], counts[u][2], _time(latest[u]) if latest[u] else None)
             for u in order[offset : offset + limit]
         ]
         return users, len(order)
