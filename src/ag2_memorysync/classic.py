@@ -91,12 +91,9 @@ class AgentHooks:
         then finds nothing to wait for); a sync chat skips it. Without reply functions to
         register, the hook waits itself."""
         agent = self.agent
-        funcs = getattr(agent, "_reply_func_list", None)
-        if not isinstance(funcs, list) or not callable(getattr(agent, "register_reply", None)):
-            return
-        names = [getattr(entry.get("reply_func"), "__name__", "") for entry in funcs]
-        model = [i for i, name in enumerate(names) if name in ("generate_oai_reply", "a_generate_oai_reply")]
-        if not model:
+        if not isinstance(getattr(agent, "_reply_func_list", None), list) or not callable(
+            getattr(agent, "register_reply", None)
+        ):
             return
 
         def memorysync_wait_for_recall(
@@ -119,9 +116,9 @@ class AgentHooks:
 
         for wait in (memorysync_wait_for_recall, a_memorysync_wait_for_recall):
             setattr(wait, _WAIT_MARK, True)
-        agent.register_reply(_any_sender, memorysync_wait_for_recall, position=model[0])
+        agent.register_reply(_any_sender, memorysync_wait_for_recall, position=0)
         agent.register_reply(
-            _any_sender, a_memorysync_wait_for_recall, position=model[0], ignore_async_in_sync_chat=True
+            _any_sender, a_memorysync_wait_for_recall, position=0, ignore_async_in_sync_chat=True
         )
         self._waits = (memorysync_wait_for_recall, a_memorysync_wait_for_recall)
 
@@ -187,6 +184,7 @@ class AgentHooks:
             context = session.recall(text, started)
             self.sticky[id(sender)] = context
             return self._with_context(messages, context)
+        self._keep_waits_first()
         # Start the recall now; the wait function at the front of the reply functions takes it.
         out = list(messages)
         self.pending = _Pending(session.start_recall(text), started, id(sender))
