@@ -142,6 +142,7 @@ class ConfiguredDb:
         )
         self._exit = _AtExit(self._retries, self._connection)
         exits.register(self._exit)
+        self._close_when_dropped = exits.close_when_dropped(self, self._connection.aclose)
 
     # ---------------------------------------------------------------- shared by both shells
     async def _drive(self, plan: Plan[Any], connection: Connection) -> Any:
@@ -183,6 +184,7 @@ class ConfiguredDb:
         and logged), then close the HTTP client on the shared loop. Blocking: the async twin runs
         it on a worker thread."""
         exits.unregister(self._exit)
+        self._close_when_dropped.detach()
         self._retries.close(flush_timeout)
         loop = shared_loop()
         if not loop.in_loop_thread():

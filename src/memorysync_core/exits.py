@@ -7,7 +7,8 @@ here. One ``atexit`` handler then, in this order:
    ``exit_flush_timeout`` of the members), and reports what could not be delivered once per
    adapter;
 2. closes each member's HTTP client on the shared loop, so no connection is left for the
-   garbage collector to report as an "unclosed transport";
+   garbage collector to report as an "unclosed transport" (and waits for the closes started
+   when an unclosed owner was garbage collected earlier, :func:`close_when_dropped`);
 3. cancels what is left on the shared loop and stops it.
 
 A single handler keeps that order by construction instead of by the order in which modules
@@ -17,13 +18,14 @@ happened to call ``atexit.register``.
 from __future__ import annotations
 
 import atexit
+import concurrent.futures
 import contextlib
 import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from .bridge import running_shared_loop
 
@@ -42,6 +44,7 @@ class Drainable(Protocol):
 
 _members: weakref.WeakKeyDictionary[Drainable, Callable[[int], None] | None] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+_closing: set[concurrent.futures.Future[Any]] = set()
 
 
 def register(member: Drainable, report: Callable[[int], None] | None = None) -> None:
@@ -54,6 +57,25 @@ def register(member: Drainable, report: Callable[[int], None] | None = None) -> 
 def unregister(member: Drainable) -> None:
     with _lock:
         _members.pop(member, None)
+
+
+def close_when_dropped(owner: object, aclose: Callable[[], Coroutine[Any, Any, Any]]) -> weakref.finalize:
+    """When ``owner`` is garbage collected without having been closed, run ``aclose()`` (which
+    must not reference ``owner``) on the shared loop, so its connections are closed instead of
+    being reported as unclosed transports; exit waits for such closes to finish."""
+    finalizer = weakref.finalize(owner, _close_dropped, aclose)
+    finalizer.atexit = False  # alive at exit: run_exit_handlers closes it in order
+    return finalizer  # detach() it when the owner is closed explicitly
+
+
+def _close_dropped(aclose: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+    loop = running_shared_loop()
+    if loop is None:
+        return
+    future = loop.submit(aclose())
+    with _lock:
+        _closing.add(future)
+    future.add_done_callback(_closing.discard)
 
 
 def run_exit_handlers(close_timeout: float = 1.0) -> None:
@@ -79,6 +101,9 @@ def run_exit_handlers(close_timeout: float = 1.0) -> None:
     for member, _ in members:
         with contextlib.suppress(Exception):
             loop.run(member.aclose_at_exit(), timeout=close_timeout)
+    with _lock:
+        dropped = list(_closing)
+    concurrent.futures.wait(dropped, timeout=close_timeout)
     loop.shutdown()
 
 
