@@ -13,6 +13,7 @@ import concurrent.futures
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Coroutine, Hashable, Mapping
 from typing import Any, TypeVar
 
@@ -270,8 +271,11 @@ class MemorySession:
     # -- plumbing ----------------------------------------------------------------------------------
 
     async def _warm(self) -> None:
+        # Warm-ups take turns: a burst of new sessions then adds one connection setup at a time
+        # to the loop, not all of them at once ahead of a warm session's recall.
         try:
-            await self._backend.warm()
+            async with _warm_gate():
+                await self._backend.warm()
         except Exception as exc:  # recall retries discovery within its own budget
             log.debug("MemorySync warm-up failed: %r", exc)
 
@@ -317,6 +321,20 @@ class MemorySession:
             f"user_id={self.user_id!r}, session_id={self.session_id!r}, capture={self.capture!r}, "
             f"{self.connection!r}"
         )
+
+
+_warm_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _warm_gate() -> asyncio.Semaphore:
+    """One gate per loop (a Semaphore belongs to the loop it is used on); runs on that loop."""
+    loop = asyncio.get_running_loop()
+    gate = _warm_gates.get(loop)
+    if gate is None:
+        gate = _warm_gates[loop] = asyncio.Semaphore(1)
+    return gate
 
 
 def _named(exc: MemorySyncError, what: str) -> MemorySyncError:
