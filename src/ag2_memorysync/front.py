@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from memorysync_core import LoopThread
+from memorysync_core import Connection, LoopThread
 
 from .backend import MemoryHit, SaveResult
 from .classic import AgentHooks, check_attachable
@@ -18,7 +18,7 @@ from .dedup import DedupRegistry
 from .lines import is_v1_agent
 from .options import ALIASES, RecallOptions, WriteOptions, merge
 from .roles import RoleOverride
-from .session import MemorySession
+from .session import MemorySession, validate
 from .writer import RetryPolicy
 
 
@@ -93,23 +93,29 @@ class MemoryFront:
         write_loose = {"retry": retry, "exit_flush_timeout": exit_flush_timeout, **renamed}
         if max_pending_writes is not None:
             write_loose["max_pending_writes"] = max_pending_writes
-        self.session = MemorySession(
-            user_id=user_id,
-            session_id=session_id,
+        owner = type(self).__name__
+        validate(owner, user_id, session_id, capture, request_timeout)
+        connection = Connection(
             api_key=api_key,
             base_url=base_url,
             project_id=project_id,
             tenant_id=tenant_id,
+            timeout=request_timeout,
+            async_transport=transport,
+        )
+        self.session = MemorySession(
+            connection,
+            user_id=user_id,
+            session_id=session_id,
             recall=merge(recall, RecallOptions, loose),
             writes=merge(writes, WriteOptions, write_loose),
             capture=capture,
             metadata=metadata,
             request_timeout=request_timeout,
-            transport=transport,
             clock=clock,
             loop=loop,
             dedup=dedup,
-            owner=type(self).__name__,
+            owner=owner,
         )
         self._speaker_role = speaker_role
         self._attached: dict[int, tuple[Any, AgentHooks]] = {}

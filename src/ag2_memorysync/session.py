@@ -17,8 +17,6 @@ import weakref
 from collections.abc import Callable, Coroutine, Hashable, Mapping
 from typing import Any, TypeVar
 
-import httpx
-
 from memorysync_core import (
     CircuitBreaker,
     Connection,
@@ -52,25 +50,21 @@ class MemorySession:
 
     def __init__(
         self,
+        connection: Connection,
         *,
         user_id: str,
         session_id: str = "default",
-        api_key: str | None = None,
-        base_url: str | None = None,
-        project_id: str | None = None,
-        tenant_id: str | None = None,
         recall: RecallOptions | None = None,
         writes: WriteOptions | None = None,
         capture: str = "both",
         metadata: Mapping[str, Any] | None = None,
         request_timeout: float = 10.0,
-        transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] = time.monotonic,
         loop: LoopThread | None = None,
         dedup: DedupRegistry | None = None,
         owner: str = "MemorySyncCapability",
     ) -> None:
-        _validate(owner, user_id, session_id, capture, request_timeout)
+        validate(owner, user_id, session_id, capture, request_timeout)
         self.user_id = user_id
         self.session_id = session_id
         self.scope = f"ag2::{session_id}"
@@ -80,14 +74,7 @@ class MemorySession:
         self.request_timeout = float(request_timeout)
         self.clock = clock
         self.owner = owner
-        self.connection = Connection(
-            api_key=api_key,
-            base_url=base_url,
-            project_id=project_id,
-            tenant_id=tenant_id,
-            timeout=request_timeout,
-            async_transport=transport,
-        )
+        self.connection = connection
         settings = self.connection.settings
         self.stats = Stats()
         self._dedup = dedup if dedup is not None else default_registry()
@@ -351,7 +338,7 @@ def _report_undelivered(count: int) -> None:
     )
 
 
-def _validate(owner: str, user_id: Any, session_id: Any, capture: Any, request_timeout: Any) -> None:
+def validate(owner: str, user_id: Any, session_id: Any, capture: Any, request_timeout: Any) -> None:
     if not isinstance(user_id, str) or not user_id.strip():
         raise ValueError(
             f"{owner} needs user_id=, a non-empty string naming the person the memories "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.dev_mode import run_dev
+from tests.support.dev_mode import assert_silent, run_dev
 from tests.support.openai_stub import OpenAIStub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,8 +96,8 @@ def test_turns_that_cannot_be_delivered_give_one_warning_with_the_count(dead_url
 
 
 ASYNC_PROGRAM = """
-import asyncio, json, sys
-from tests.support.dev_mode import quiet_about_slow_callbacks
+import asyncio, sys
+from tests.support.dev_mode import end_as, quiet_about_slow_callbacks
 
 base_url, api_key, ending = sys.argv[1:4]
 
@@ -118,11 +118,7 @@ async def main():
     memory.add_to_agent(person)
     await person.a_initiate_chat(assistant, message="I'm vegan, and I moved to Oslo.", silent=True)
     assert (await memory.asave("I have a dog named Rex.")).status == "stored"
-    if ending == "aclose":
-        assert await memory.aclose()
-    elif ending == "aflush":
-        assert await memory.aflush()
-    print(json.dumps(memory.stats()))
+    await end_as(memory, ending)
 
 asyncio.run(main())
 """
@@ -138,8 +134,7 @@ def test_async_code_exits_without_a_word_under_dev_mode(server, stored, ending):
         server.api_key,
         ending,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert_silent(done)
     assert stored.transcript("customer-42", "async-exit") == [
         ("user", "I'm vegan, and I moved to Oslo."),
         ("assistant", "Noted: vegan, and Oslo is lovely."),

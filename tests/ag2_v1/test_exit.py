@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.dev_mode import run_dev
+from tests.support.dev_mode import assert_silent, run_dev
 
 PROGRAM = """
-import asyncio, json, sys
-from tests.support.dev_mode import quiet_about_slow_callbacks
+import asyncio, sys
+from tests.support.dev_mode import end_as, quiet_about_slow_callbacks
 
 base_url, api_key, ending = sys.argv[1:4]
 
@@ -21,11 +21,7 @@ async def main():
     bot = Agent("assistant", "You help.", middleware=[memory])
     reply = await bot.ask("I'm vegan, and I moved to Oslo.", config=TestConfig("Noted: vegan, and Oslo."))
     assert reply.body == "Noted: vegan, and Oslo."
-    if ending == "aclose":
-        assert await memory.aclose()
-    elif ending == "aflush":
-        assert await memory.aflush()
-    print(json.dumps(memory.stats()))
+    await end_as(memory, ending)
 
 asyncio.run(main())
 """
@@ -40,8 +36,7 @@ def test_async_code_exits_without_a_word_under_dev_mode(server, stored, ending):
         server.api_key,
         ending,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert_silent(done)
     assert stored.transcript("customer-42", "v1-exit") == [
         ("user", "I'm vegan, and I moved to Oslo."),
         ("assistant", "Noted: vegan, and Oslo."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.dev_mode import run_dev
+from tests.support.dev_mode import assert_silent, run_dev
 
 IMPORTS = "from agno.db.schemas.memory import UserMemory\nfrom agno_memorysync import AsyncMemorySyncDb, MemorySyncDb"
 
@@ -53,7 +53,6 @@ def test_a_program_exits_without_a_word_under_dev_mode(server, raw, program, end
         server.api_key,
         ending,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert_silent(done)
     user, key = ("ana", "tea") if program == "sync" else ("bo", "jazz")
     assert raw.state(user, key)["value"]["memory"].startswith("User likes")

@@ -44,3 +44,16 @@ def quiet_about_slow_callbacks() -> None:
 
     asyncio.get_running_loop().slow_callback_duration = 60
     shared_loop().loop.slow_callback_duration = 60
+
+
+async def end_as(memory: object, ending: str) -> None:
+    """How the program leaves a capability or middleware: ``aclose``, ``aflush`` or ``nothing``."""
+    if ending == "aclose":
+        assert await memory.aclose()  # type: ignore[attr-defined]
+    elif ending == "aflush":
+        assert await memory.aflush()  # type: ignore[attr-defined]
+
+
+def assert_silent(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
