@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
+.PHONY: install gen check-gen lint typecheck docs test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -42,7 +42,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
 
-test: $(STAMP) check-gen lint
+# Strict types on src/ ([tool.mypy] in pyproject.toml; the generated client is checked as generated).
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# The documentation site (docs/, mkdocs.yml) into build/site; strict: a broken link or reference
+# fails. tests/compat/test_docs.py builds it the same way inside `make test`.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+test: $(STAMP) check-gen lint typecheck
 	$(BIN)/python -m pytest -q
 
 # The inspector's browser tests alone (they are part of `make test` too). They use Debian's
@@ -50,7 +59,7 @@ test: $(STAMP) check-gen lint
 test-ui: $(STAMP)
 	$(BIN)/python -m pytest -q tests/ui
 
-# Retake docs/inspector.png (the README's screenshot) with the browser test's data.
+# Retake docs/inspector.png (the screenshot of the README and docs/inspector.md) with the browser test's data.
 screenshot: $(STAMP)
 	INSPECTOR_SCREENSHOT=$(abspath docs/inspector.png) $(BIN)/python -m pytest -q tests/ui/test_browser.py -k ask_what_the_model
 
@@ -64,7 +73,7 @@ demo: $(STAMP)
 # openapi.yaml x-unknown-fields), so "undeclared property" is no longer negative data; each case
 # instead checks X-MemorySync-Ignored-Fields against the spec (tests/server/test_contract_fuzz.py).
 fuzz: $(STAMP)
-	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/test_contract_fuzz.py
+	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/fuzz_deep.py
 
 # Long soak and fault runs against the server as a separate process (loopback, bounded in time);
 # `make test` runs the same tests for a few seconds.
@@ -79,7 +88,7 @@ eval: $(STAMP)
 	$(BIN)/python eval/run.py
 
 # One virtualenv per framework release x Python under .matrix/ (pip's cache is reused), the adapter
-# and contract suites in each, and the support table in README.md from that run.
+# and contract suites in each, and the support table in docs/versions.md from that run.
 matrix: $(STAMP)
 	nice $(BIN)/python tools/matrix.py
 
@@ -88,4 +97,4 @@ matrix-ci: $(STAMP)
 	nice $(BIN)/python tools/matrix.py --ci
 
 clean:
-	rm -rf $(VENV) .matrix .pytest_cache .ruff_cache
+	rm -rf $(VENV) .matrix .pytest_cache .ruff_cache build

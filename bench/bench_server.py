@@ -38,7 +38,7 @@ import numpy as np
 
 from memorysync_server import LocalServer
 from memorysync_server.embedding import VOCAB_PATH
-from memorysync_server.search import single_threaded_blas
+from memorysync_server.retrieval import single_threaded_blas
 from memorysync_server.storage import NewFact
 
 USER = "bench-user"

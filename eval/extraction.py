@@ -5,7 +5,7 @@ own, then ``GET /v1/memory/{tenant}/{user}/list`` reads back what the server sto
 are compared with the labels after :func:`normalise`; an item's facts are matched one to one, so
 a fact extracted twice counts once as a hit and once as an extra.
 
-``python eval/extraction.py [--split dev|test]`` starts a LocalServer on a temporary database and
+``python eval/extraction.py [--split dev|test] [--set statements|chat]`` starts a LocalServer on a temporary database and
 prints the figures and every mismatch. ``eval/run.py`` imports :func:`extraction_scores`.
 """
 
@@ -18,12 +18,18 @@ import sys
 import tempfile
 import uuid
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from memorysync_server.timephrases import resolve
+
 DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
+# Chat turns as people type them (fronted phrases, "we", vocatives, pleasantries, photo captions).
+CHAT = Path(__file__).resolve().parent / "data" / "extraction_chat.jsonl"
+SETS = {"statements": DATA, "chat": CHAT}
 
 # Contractions are spelled out on both sides, so "User doesn't eat pork" and "User does not eat
 # pork" are the same fact. Only unambiguous ones: "'s" stays (possessive or "is"), except after
@@ -142,6 +148,10 @@ def score_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# Every labelled statement is sent as said at this moment, so its dated facts are reproducible.
+SAID_AT = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)
+
+
 def extraction_scores(
     base_url: str,
     api_key: str,
@@ -165,7 +175,13 @@ def extraction_scores(
     ) as client:
         for n, item in enumerate(load_items(split, path)):
             user = f"eval-extract-{run}-{n}"
-            turn = {"tenant_id": tenant, "user_id": user, "text": item["text"], "role": "user"}
+            turn = {
+                "tenant_id": tenant,
+                "user_id": user,
+                "text": item["text"],
+                "role": "user",
+                "occurred_at": SAID_AT.isoformat(),
+            }
             client.post("/v1/memory/add_turn", json=turn).raise_for_status()
             listed = client.get(f"/v1/memory/{tenant}/{user}/list", params={"limit": 100})
             listed.raise_for_status()
@@ -176,7 +192,8 @@ def extraction_scores(
                     "text": item["text"],
                     "kind": item["kind"],
                     "split": item["split"],
-                    "expected": item["facts"],
+                    # The labels keep "yesterday"; the pipeline dates it from when it was said.
+                    "expected": [resolve(fact, SAID_AT) for fact in item["facts"]],
                     "got": got,
                 }
             )
@@ -213,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--split", choices=["dev", "test"], help="only this split (default: both, reported apart)"
     )
+    parser.add_argument("--set", choices=sorted(SETS), default="statements", help="which labelled set")
     parser.add_argument("--no-mismatches", action="store_true", help="print the figures only")
     args = parser.parse_args(argv)
 
@@ -221,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     splits = [args.split] if args.split else ["dev", "test"]
     with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "extraction.db") as server:
         for split in splits:
-            scores = extraction_scores(server.base_url, server.api_key, server.tenant_id, split)
-            print(format_scores(f"extraction {split}", scores))
+            scores = extraction_scores(
+                server.base_url, server.api_key, server.tenant_id, split, path=SETS[args.set]
+            )
+            print(format_scores(f"extraction {args.set} {split}", scores))
             if not args.no_mismatches and scores["mismatches"]:
                 print(f"mismatches ({len(scores['mismatches'])}):")
                 print(format_mismatches(scores))

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from collections.abc import Iterator
 
-import pytest
+# No test writes into src/: no bytecode from this process, nor from any server or script a test
+# starts (they inherit the variable). A subprocess given an env of its own must copy it.
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+sys.dont_write_bytecode = True
 
-from memorysync_server.launcher import LocalServer
+import pytest  # noqa: E402
+
+from memorysync_server.launcher import LocalServer  # noqa: E402
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ Each cell gets its own virtualenv under ``.matrix/`` (pip's cache is shared, so 
 mostly copying wheels). A cell installs the framework first, the way a user already has it, then
 the kit the way the README tells that user to, and checks the framework was not replaced before
 it runs the suites. ``make matrix`` runs the full grid and writes the support table into
-README.md between the markers; ``make matrix-ci`` runs the reduced grid and writes nothing.
+docs/versions.md between the markers; ``make matrix-ci`` runs the reduced grid and writes nothing.
 """
 
 from __future__ import annotations
@@ -240,16 +240,16 @@ def notes(results: list[Result]) -> list[str]:
 
 
 def write_readme(results: list[Result], pythons: list[str], minutes: float) -> None:
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "versions.md"  # the page with the support table
     text = readme.read_text()
     if BEGIN not in text or END not in text:
-        raise SystemExit(f"matrix: README.md has no {BEGIN!r} ... {END!r} markers")
+        raise SystemExit(f"matrix: docs/versions.md has no {BEGIN!r} ... {END!r} markers")
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     body = "\n".join(
         [
             BEGIN,
             f"From one `make matrix` run, {when}, {minutes:.1f} min on this machine. Each cell is its own",
-            "virtualenv: the framework release installed first, then the kit as the README says, and the",
+            "virtualenv: the framework release installed first, then the kit as this page says, and the",
             "framework checked unchanged. Counts are tests passed / tests run (skips excluded).",
             "",
             table(results, pythons),
@@ -264,10 +264,12 @@ def write_readme(results: list[Result], pythons: list[str], minutes: float) -> N
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ci", action="store_true", help="the reduced grid; never touches README.md")
+    parser.add_argument("--ci", action="store_true", help="the reduced grid; never touches docs/versions.md")
     parser.add_argument("--python", action="append", help="only these Python versions (repeatable)")
     parser.add_argument("--framework", action="append", help="only these, e.g. 'agno 3.0.0' (repeatable)")
-    parser.add_argument("--no-readme", action="store_true", help="print the table, leave README.md alone")
+    parser.add_argument(
+        "--no-readme", action="store_true", help="print the table, leave docs/versions.md alone"
+    )
     args = parser.parse_args(argv)
 
     by_label = {fw.label: fw for fw in FRAMEWORKS}
@@ -299,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     full_grid = not (args.ci or args.python or args.framework)
     if full_grid and not args.no_readme:
         write_readme(results, pythons, minutes)
-        print("matrix: README.md support table updated")
+        print("matrix: docs/versions.md support table updated")
     return 1 if any(r.status == "failed" for r in results) else 0
 
 

@@ -23,8 +23,8 @@ class Backoff:
             raise ValueError(f"backoff needs 0 < base <= cap, got base={self.base!r}, cap={self.cap!r}")
 
     def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
-        step = min(self.cap, self.base * 2 ** max(attempt - 1, 0))
-        return step / 2 + step / 2 * rng()
+        step = min(self.cap, self.base * 2.0 ** max(attempt - 1, 0))
+        return float(step / 2 + step / 2 * rng())
 
 
 def retryable(exc: BaseException) -> bool:

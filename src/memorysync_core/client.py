@@ -111,9 +111,10 @@ def invoke(fn: Callable[..., Response[T]], /, **kwargs: Any) -> Response[T]:
     client = kwargs.pop("client")
     request = op.request(**kwargs)  # our arguments: a mistake here is ours, raised as is
     try:
-        response = client.get_httpx_client().request(**request)
+        httpx_client = client.get_httpx_client()
+        response = httpx_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, op.name) from exc
+        raise MemorySyncError.from_transport(exc, op.name, str(httpx_client.base_url)) from exc
     return _parse(op, client, response)
 
 
@@ -123,9 +124,10 @@ async def ainvoke(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -
     client = kwargs.pop("client")
     request = op.request(**kwargs)
     try:
-        response = await client.get_async_httpx_client().request(**request)
+        async_client = client.get_async_httpx_client()
+        response = await async_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, op.name) from exc
+        raise MemorySyncError.from_transport(exc, op.name, str(async_client.base_url)) from exc
     return _parse(op, client, response)
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from .settings import DEFAULT_BASE_URL, ENV_BASE_URL
+
 
 class MemorySyncError(Exception):
     """A MemorySync call failed.
@@ -58,9 +60,23 @@ class MemorySyncError(Exception):
         )
 
     @classmethod
-    def from_transport(cls, exc: httpx.HTTPError, operation: str) -> MemorySyncError:
+    def from_transport(
+        cls, exc: httpx.HTTPError, operation: str, base_url: str | None = None
+    ) -> MemorySyncError:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "could not reach the server"
-        return cls(f"{operation}: {kind} ({type(exc).__name__}: {exc})")
+        base_url = base_url.rstrip("/") if base_url else None
+        where = f" at {base_url}" if base_url else ""
+        return cls(f"{operation}: {kind}{where} ({type(exc).__name__}: {exc}){_local_hint(base_url)}")
+
+
+def _local_hint(base_url: str | None) -> str:
+    """For the hosted default: how to point the kit at a local server instead."""
+    if base_url is None or base_url != DEFAULT_BASE_URL:
+        return ""
+    return (
+        f". That is the hosted service, used because {ENV_BASE_URL} is not set; for a local server "
+        f"(memorysync-server serve prints both lines): export {ENV_BASE_URL}=http://127.0.0.1:8787"
+    )
 
 
 def _describe(detail: Any) -> str:

@@ -33,7 +33,9 @@ log = logging.getLogger("memorysync_core")
 
 
 class Drainable(Protocol):
-    exit_flush_timeout: float
+    @property
+    def exit_flush_timeout(self) -> float:
+        """Seconds this member may take to deliver its queue at exit."""
 
     def drain_at_exit(self, timeout: float) -> int:
         """Deliver what is queued within ``timeout`` seconds; return how much is left."""
@@ -59,7 +61,9 @@ def unregister(member: Drainable) -> None:
         _members.pop(member, None)
 
 
-def close_when_dropped(owner: object, aclose: Callable[[], Coroutine[Any, Any, Any]]) -> weakref.finalize:
+def close_when_dropped(
+    owner: object, aclose: Callable[[], Coroutine[Any, Any, Any]]
+) -> weakref.finalize[[Callable[[], Coroutine[Any, Any, Any]]], object]:
     """When ``owner`` is garbage collected without having been closed, run ``aclose()`` (which
     must not reference ``owner``) on the shared loop, so its connections are closed instead of
     being reported as unclosed transports; exit waits for such closes to finish."""

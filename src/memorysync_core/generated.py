@@ -30,10 +30,12 @@ class Operation:
 
     def request(self, **kwargs: Any) -> dict[str, Any]:
         """The keyword arguments of ``httpx.Client.request`` for this call."""
-        return self.module._get_kwargs(**kwargs)
+        request: dict[str, Any] = self.module._get_kwargs(**kwargs)
+        return request
 
     def parse(self, client: AuthenticatedClient, response: httpx.Response) -> Response[Any]:
-        return self.module._build_response(client=client, response=response)
+        parsed: Response[Any] = self.module._build_response(client=client, response=response)
+        return parsed
 
 
 def operation(fn: Callable[..., Any]) -> Operation:

@@ -21,7 +21,7 @@ from .extract import Extractor, RuleExtractor
 from .faults import Faults
 from .launcher import LocalServer
 from .quota import Quota
-from .search import SEARCH_MODES, Embedder, HashingEmbedder
+from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
 
 __all__ = [
     "SEARCH_MODES",

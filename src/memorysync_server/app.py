@@ -20,14 +20,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from . import handlers, memory_api
+from . import handlers, health, memory_api
 from .auth import KeyRing, check_project
-from .backfill import Backfill
 from .errors import EMPTY_TEXT_DETAIL, ApiError, validation_items
 from .extract import Extractor, RuleExtractor
 from .faults import FaultMiddleware, Faults
 from .handlers import Call, Handler, Services
 from .inspector import Inspector
+from .model_loading import serving_embedder
 from .not_offered import NotOfferedRoutes
 from .pipeline import Pipeline
 from .quota import QuotaMeter
@@ -39,7 +39,7 @@ from .request_checks import (
     require_json,
     too_large,
 )
-from .search import DEFAULT_SEARCH, Embedder, FactSearch, embedder_for
+from .retrieval import DEFAULT_SEARCH, Backfill, Embedder, FactSearch
 from .spec import Operation, Spec, is_blank, load_spec
 from .storage import Clock, StorageFull, open_storage, utc_now
 from .supersede import Superseder
@@ -48,7 +48,7 @@ from .unknown_fields import FieldPath, hint_misspelt, report, strip_unknown
 log = logging.getLogger("memorysync_server")
 
 # The route table: operationId (openapi.yaml) -> handler.
-HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **memory_api.HANDLERS}
+HANDLERS: dict[str, Handler] = {**handlers.HANDLERS, **memory_api.HANDLERS, **health.HANDLERS}
 
 _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 
@@ -348,12 +348,12 @@ def create_app(
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.search`); ``embedder`` replaces that mode's embedder."""
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-    embedder = embedder or embedder_for(search)
+    embedder = embedder or serving_embedder(search)  # a model loads in the background
     store = open_storage(db, clock=clock)
     fact_search = FactSearch(store, embedder, mode=search)
     superseder = Superseder(store, fact_search if fact_search.dense else None)
@@ -370,7 +370,7 @@ def create_app(
     )
     api = MemorySyncApp(load_spec(spec_path), keys, services, max_body_bytes=max_body_bytes)
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.
-    app: Any = Inspector(api, api.spec, keys, services)
+    app: Any = health.HealthRoutes(Inspector(api, api.spec, keys, services), services)
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]

@@ -8,23 +8,67 @@ import os
 import sys
 from collections.abc import Sequence
 
+from . import preflight
 from .auth import KeyRing
 from .launcher import DEFAULT_TENANT
 from .request_checks import DEFAULT_MAX_BODY_BYTES
-from .search import DEFAULT_SEARCH, SEARCH_MODES
+from .retrieval import DEFAULT_SEARCH, SEARCH_MODES
+from .version import version
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (1-65535)")
+    return port
+
+
+class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, except for flags and options that are simply absent."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default is None or action.default is False:
+            return action.help or ""
+        return super()._get_help_string(action) or ""
 
 
 def _parser() -> argparse.ArgumentParser:
     env = os.environ.get
-    parser = argparse.ArgumentParser(prog="memorysync-server", description="A local MemorySync server.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve the MemorySync API over HTTP")
-    serve.add_argument("--host", default=env("MEMORYSYNC_SERVER_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(env("MEMORYSYNC_SERVER_PORT", "8787")))
+    parser = argparse.ArgumentParser(
+        prog="memorysync-server",
+        description="A local MemorySync server: the MemorySync API, a memory inspector and API docs.",
+        epilog="Start one with `memorysync-server serve`, then export the two lines it prints.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = sub.add_parser(
+        "serve",
+        help="serve the MemorySync API over HTTP",
+        description="Serve the MemorySync API, the inspector (/) and API docs (/docs) over HTTP. "
+        "Every option can also come from the environment variable it names; "
+        "defaults shown are the values this command would use now.",
+        formatter_class=_HelpWithDefaults,
+    )
+    serve.add_argument(
+        "--host",
+        default=env("MEMORYSYNC_SERVER_HOST", "127.0.0.1"),
+        help="address to listen on (0.0.0.0: every interface). Env: MEMORYSYNC_SERVER_HOST.",
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=env("MEMORYSYNC_SERVER_PORT", "8787"),
+        help="TCP port to listen on. Env: MEMORYSYNC_SERVER_PORT.",
+    )
     serve.add_argument(
         "--db",
         default=env("MEMORYSYNC_SERVER_DB", "./memorysync.db"),
-        help="a SQLite file, or postgresql://user:password@host/database (pip install "
+        help="a SQLite file (created when missing), or postgresql://user:password@host/database (pip install "
         "'memorysync-kit[postgres]'). Env: MEMORYSYNC_SERVER_DB.",
     )
     serve.add_argument(
@@ -40,7 +84,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=None,
         metavar="KEY[=TENANT]",
-        help=f"accept KEY for TENANT (default tenant {DEFAULT_TENANT!r}); repeat for more keys. "
+        help=f"accept KEY for TENANT (default tenant {DEFAULT_TENANT!r}); repeat for more keys. Without "
+        "any, a development key is created once and kept in --db. "
         "Env: MEMORYSYNC_SERVER_API_KEYS or MEMORYSYNC_SERVER_API_KEY (comma-separated).",
     )
     serve.add_argument(
@@ -55,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=int(env("MEMORYSYNC_SERVER_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES))),
         metavar="N",
-        help="refuse request bodies larger than N bytes with 413 (default 16 MiB: the largest body "
+        help="refuse request bodies larger than N bytes with 413 (16 MiB: the largest body "
         "openapi.yaml's limits allow). Env: MEMORYSYNC_SERVER_MAX_BODY_BYTES.",
     )
     serve.add_argument(
@@ -67,11 +112,22 @@ def _parser() -> argparse.ArgumentParser:
         "--search",
         choices=SEARCH_MODES,
         default=env("MEMORYSYNC_SERVER_SEARCH", DEFAULT_SEARCH),
-        help=f"how facts are ranked (default {DEFAULT_SEARCH!r}; 'lexical' is the original word-based "
-        "search, which needs no model). Env: MEMORYSYNC_SERVER_SEARCH.",
+        help="how facts are ranked ('lexical' is the original word-based search, which needs no model). "
+        "Env: MEMORYSYNC_SERVER_SEARCH.",
     )
-    serve.add_argument("--log-level", default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"))
+    serve.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        type=str.lower,
+        default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"),
+        help="how much the server logs (one line per request at 'info'). Env: MEMORYSYNC_SERVER_LOG_LEVEL.",
+    )
     return parser
+
+
+def _refuse(problem: str) -> int:
+    print(f"memorysync-server: {problem}", file=sys.stderr)
+    return 2
 
 
 def _split(value: str | None) -> list[str]:
@@ -92,40 +148,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         for key in evals:
             keys.add(key, evaluation=True)
     except ValueError as error:
-        print(f"memorysync-server: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     if specs and args.reset_dev_key:
-        print(
-            "memorysync-server: --reset-dev-key replaces the development key, which is used only "
-            "when no --api-key is given; drop one of the two.",
-            file=sys.stderr,
+        return _refuse(
+            "--reset-dev-key replaces the development key, which is used only "
+            "when no --api-key is given; drop one of the two."
         )
-        return 2
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     base_url = f"http://{shown_host}:{args.port}"
+    from .storage import is_postgres
+
+    if args.workers != 1 and (args.workers < 1 or not is_postgres(args.db)):
+        return _refuse(
+            "--workers N needs N >= 1 and a PostgreSQL --db (postgresql://...); "
+            "a SQLite file is served by one process."
+        )
+    # Before anything is printed, created or keyed: a mistake costs one sentence, not a database.
+    problem = (
+        preflight.postgres_problem(str(args.db))
+        if is_postgres(args.db)
+        else preflight.sqlite_path_problem(args.db)
+    ) or preflight.port_problem(args.host, args.port)
+    if problem:
+        return _refuse(problem)
+    where = str(args.db).split("@")[-1]  # never print a password
 
     import uvicorn
 
     from .app import create_app
-    from .search import single_threaded_blas
+    from .devkey import dev_key
+    from .retrieval import single_threaded_blas
 
     single_threaded_blas()
-    from .devkey import dev_key
-    from .storage import is_postgres
-
-    if args.workers != 1 and (args.workers < 1 or not is_postgres(args.db)):
-        print(
-            "memorysync-server: --workers N needs N >= 1 and a PostgreSQL --db (postgresql://...); "
-            "a SQLite file is served by one process.",
-            file=sys.stderr,
-        )
-        return 2
-    where = str(args.db).split("@")[-1]  # never print a password
     try:
         app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search)
     except ValueError as error:
-        print(f"memorysync-server: {error}", file=sys.stderr)
-        return 2
+        return _refuse(str(error))
     try:
         if not specs:
             key, created = dev_key(app.services.store.settings, reset=args.reset_dev_key)

@@ -159,7 +159,7 @@ def _reason(error: ValidationError) -> str | None:
 def _message(error: ValidationError, prefix: list[str | int]) -> str:
     v = error.validator
     if v == "required":
-        return error.message.replace("is a required property", "is required")
+        return str(error.message).replace("is a required property", "is required")
     if (
         v == "oneOf"
         and isinstance(error.instance, dict)
@@ -172,7 +172,7 @@ def _message(error: ValidationError, prefix: list[str | int]) -> str:
         return selector
     if v == "not" and isinstance(error.schema, dict) and isinstance(error.schema.get("description"), str):
         # A field openapi.yaml declares only to refuse it (e.g. a memory's text on an edit).
-        return error.schema["description"]
+        return str(error.schema["description"])
     reason = _reason(error) if v not in ("oneOf", "anyOf") else _alternatives(error)
     # The field as the client wrote it: the body path, or the parameter's name.
     name = _field([*prefix[1:], *error.absolute_path])

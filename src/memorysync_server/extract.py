@@ -14,7 +14,9 @@ import re
 import threading
 from typing import Protocol, runtime_checkable
 
-from .third_person import could_be_nominal, load_lexicon, mentions_past, to_third_person
+from .chat_forms import restore_subject, strip_attachments, strip_lead, strip_trailing_name, unfront
+from .substance import about_listener, is_hedge, says_something
+from .third_person import could_be_nominal, lexicon_knows, load_lexicon, mentions_past, to_third_person
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -47,10 +49,13 @@ class Extractor(Protocol):
     def extract(self, text: str, *, explicit: bool = False) -> list[str]: ...
 
 
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+# A dash between words ends a thought as often as a full stop does in chat: "I do- Oscar, my guinea pig".
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-\u2013\u2014]+\s+|(?<=[a-z])[-\u2013\u2014]\s+")
 # Split "X, and I Y" / "X but my Y" into clauses only where a new first-person statement starts.
 _CLAUSES = re.compile(
-    r"\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b)",
+    r"\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*"
+    r"(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b|(?:her|his|its)\s+name\b"
+    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've)\s)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -89,13 +94,8 @@ _GREETING = re.compile(
 _PREAMBLE = re.compile(
     r"^(?:(?:please\s+)?(?:remember|note|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget)"
     r"(?:\s+that)?|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know|for\s+the\s+record|for\s+your\s+information|"
-    r"for\s+context|just\s+fyi|heads\s+up)\s*[,:\-]?\s+(?=\S)",
-    re.IGNORECASE,
-)
-# Openers that don't change what follows: "Honestly I hate mornings", "Oh and I have a cat".
-_OPENER = re.compile(
-    r"^(?:(?:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
-    r"plus|tbh|ngl|um|uh|ah|yeah|yes|no|nah|ok|okay|lol|haha)\b[\s,!.:-]*)+(?=(?:i|i'm|im|i've|i'd|i'll|my)\b)",
+    r"for\s+context|just\s+fyi|heads\s+up|(?:i\s+)?(?:just\s+)?(?:wanted|want|had)\s+to\s+(?:let\s+you\s+know|tell\s+you|"
+    r"share|say)(?:\s+that)?)\s*[,:\-]?\s+(?=\S)",
     re.IGNORECASE,
 )
 # A sentence about a world that isn't (yet) the user's: nothing in it is a fact.
@@ -106,7 +106,9 @@ _HYPOTHETICAL = re.compile(
 )
 # "If/When X, I Y" (comma or not) -> "I Y if/when X".
 _CONDITION_FIRST = re.compile(
-    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$",
+    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$"
+    # "When I was younger, we had ...": a "we" after "if" would be a general rule ("If it rains, we stay in").
+    r"|^(?P<wlink>when|whenever)\s+(?P<wcondition>.+?),\s*(?P<wmain>(?:we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )
 _MODAL_WORD = re.compile(r"\b(?:would|could|might|may|will|shall|'d|'ll)\b", re.IGNORECASE)
@@ -135,6 +137,10 @@ _SMALL_TALK = re.compile(
 )
 _NAMED_AS_MINE = re.compile(
     r"^(?P<name>[A-Z][\w'.&-]*(?:\s+[\w'.&-]+){0,3}?)\s+(?P<verb>is|are)\s+my\s+(?P<what>(?:[\w'-]+\s+){0,3}[\w'-]+)$"
+)
+_FAVOURITE = re.compile(
+    r"^(?P<thing>[A-Z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s+(?P<verb>is|are)\s+my\s+(?:absolute\s+|all-time\s+)?"
+    r"(?P<what>favou?rite(?:\s+[\w'-]+){0,3}|passion|biggest\s+passion|hobby)$"
 )
 _NOT_A_NAME = frozenset(
     [
@@ -169,7 +175,33 @@ _THIRD_PERSON = re.compile(r"^(?:the\s+)?user(?:'s)?\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNORECASE)
 
 
-_WE = re.compile(r"^(?:we|we're|our)\b", re.IGNORECASE)
+_WE = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
+_A_NAME = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?$")
+_COMPANION = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s")
+_PAST_TURN = re.compile(r"\b(?:was|were|did|had|wasn't|weren't|didn't)\b", re.IGNORECASE)
+_PERSONAL_START = re.compile(
+    r"(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|(?:the\s+)?user(?:'s)?)\b"
+    r"|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s",
+    re.IGNORECASE,
+)
+_MY_INSIDE = re.compile(r"\s(?:is|are)\s+my\s")
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE
+)
+_HABIT = re.compile(
+    r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
+)
+_NAME_CONNECTORS = frozenset(["de", "le", "la", "van", "von", "of", "the", "and", "&", "da", "del", "du"])
+
+
+def _is_name(name: str) -> bool:
+    """ "Ursula Le Guin", "Dance": capitalised words; not "I feel like this" or "This"."""
+    words = name.split()
+    if words[0].lower() in _NOT_A_NAME or words[0] == "I":
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_CONNECTORS for w in words)
+
+
 _I = re.compile(r"^i\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _ASKING = re.compile(r"^i\s+(?:want|need|would\s+like)\s+(?:you|to\s+know\s+what|to\s+ask)\b", re.IGNORECASE)
@@ -183,19 +215,61 @@ def _is_joint_subject(piece: str) -> bool:
     return all(could_be_nominal(word) for word in piece.split()[1:])
 
 
+# "my pet", "my best friend": a thing named, with nothing said about it.
+_BARE_THING = re.compile(
+    r"^my\s+(?:(?:best|new|old|little|big|older|younger|elder|dear|favou?rite|own)\s+)?[\w'-]+$",
+    re.IGNORECASE,
+)
+
+
+def _is_bare_thing(piece: str) -> bool:
+    return bool(_BARE_THING.match(piece))
+
+
+def _is_companion(piece: str) -> bool:
+    """ "Anthony" before "and I went ...", but not "I'm Sara" before "and I'm a chef"."""
+    return bool(_A_NAME.match(piece)) and not _FIRST_PERSON.match(piece)
+
+
 def _clauses(sentence: str) -> list[str]:
     parts = _CLAUSES.split(sentence)
     out: list[str] = []
-    for part in parts:
-        if out and _WE.match(part.strip()):
+    for n, part in enumerate(parts):
+        piece = part.strip()
+        following = parts[n + 1].strip() if n + 1 < len(parts) else ""
+        if out and _WE.match(piece):
             # Nothing is told about "we" on its own; "... with my partner and our two cats" stays whole.
-            out[-1] = f"{out[-1].rstrip()} and {part.strip()}"
-        elif out and _I.match(part.strip()) and _is_joint_subject(out[-1].strip()):
-            # "My husband and I live in Leeds": one subject, not two statements.
-            out[-1] = f"{out[-1].strip()} and {part.strip()}"
+            out[-1] = f"{out[-1].rstrip()} and {piece}"
+        elif out and (
+            (_I.match(piece) and (_is_joint_subject(out[-1].strip()) or _is_companion(out[-1].strip())))
+            or out[-1].strip().lower() == "me"
+        ):
+            # "My husband and I live in Leeds", "Anthony and I", "Me and my brother": one subject.
+            out[-1] = f"{out[-1].strip()} and {piece}"
+        elif out and _is_bare_thing(piece) and not _I.match(following):
+            # "about my car, my pet and my health": a list of things, not statements about them.
+            out[-1] = f"{out[-1].rstrip()}, {piece}"
         else:
             out.append(part)
     return out
+
+
+# "I adopted a cat, her name is Miso": the name belongs to the last thing the previous clause got.
+_NAMED_IT = re.compile(
+    r"^(?:her|his|its|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$"
+)
+_THING = re.compile(
+    r"\b(?:a|an|my|our|new)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+    r"(?=\s+(?:last|this|next|yesterday|today|on|in|at|from|for|with|two|three|a|ago|who|that|and)\b|$)"
+)
+
+
+def _named_thing(previous: str, clause: str) -> str | None:
+    m = _NAMED_IT.match(_clean(clause))
+    things = list(_THING.finditer(_clean(previous)))
+    if not m or not things:
+        return None
+    return f"User's {things[-1]['thing']} is called {m['name']}"
 
 
 def _clean(clause: str) -> str:
@@ -215,46 +289,61 @@ class RuleExtractor:
 
     def extract(self, text: str, *, explicit: bool = False) -> list[str]:
         facts: list[str] = []
-        text = text.replace("\u2019", "'").replace("\u2018", "'")
+        text = strip_attachments(text.replace("\u2019", "'").replace("\u2018", "'"))
+        # A past tense elsewhere in the turn dates a "put"/"set"/"read" that has no time of its own.
+        past_turn = bool(_PAST_TURN.search(text))
         for sentence in _SENTENCES.split(text.strip()):
-            for fact in self._sentence(sentence.strip(), explicit=explicit):
+            for fact in self._sentence(sentence.strip(), explicit=explicit, past_turn=past_turn):
                 if fact not in facts:
                     facts.append(fact)
         return facts
 
-    def _sentence(self, sentence: str, *, explicit: bool) -> list[str]:
+    def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:
         if not sentence or sentence.endswith("?"):
             return []
         sentence = _GREETING.sub("", sentence).strip()
         sentence = _PREAMBLE.sub("", sentence).strip()
         if _HYPOTHETICAL.match(sentence):
             return []
-        sentence = _OPENER.sub("", sentence)
+        sentence = restore_subject(strip_lead(sentence))
+        if not explicit and not _PERSONAL.search(sentence):
+            return []  # most of a chat says nothing of the speaker: no rule below can keep it
+        sentence = unfront(sentence)
         conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
-            link = conditional["link"].lower()
+            link, condition, main = (
+                (conditional["link"], conditional["condition"], conditional["main"])
+                if conditional["link"]
+                else (conditional["wlink"], conditional["wcondition"], conditional["wmain"])
+            )
+            link = link.lower()
             # "If I skip coffee, I get headaches" holds; "If I won, I'd buy a boat" is a wish.
             if link == "if" and (
-                _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", conditional["condition"], re.I)
+                _MODAL_WORD.search(sentence) or re.search(r"\b(?:were|had)\b", condition, re.I)
             ):
                 return []
-            sentence = f"{_clean(conditional['main'])} {link} {conditional['condition'].strip().rstrip(',')}"
+            sentence = f"{_clean(main)} {link} {condition.strip().rstrip(',')}"
         elif re.match(r"^if\b", sentence, re.I):
             return []
         facts = []
         # The whole sentence decides past or present: "I used to smoke but I quit".
-        past = mentions_past(sentence)
+        past = mentions_past(sentence) or (past_turn and not _HABIT.search(sentence))
+        previous = ""
         for raw in _clauses(sentence):
-            fact = self._clause(raw, explicit=explicit, past=past)
+            fact = _named_thing(previous, raw) if previous else None
+            fact = fact or self._clause(unfront(raw.strip()), explicit=explicit, past=past)
             if fact:
                 facts.append(fact)
+            previous = raw
         return facts
 
     def _clause(self, raw: str, *, explicit: bool, past: bool) -> str | None:
         clause = _TRAILING_THANKS.sub("", _clean(raw))
-        clause = _clean(clause)
         if not clause or clause.endswith("?"):
             return None
+        if not explicit and not _PERSONAL_START.match(clause) and not _MY_INSIDE.search(clause):
+            return None  # neither about the user nor naming something of theirs
+        clause = strip_trailing_name(clause)
         if is_low_value(clause) and not (_FIRST_PERSON.match(clause) and _DIGIT.search(clause)):
             return None
         if _QUESTION_START.match(clause) or _REQUEST.match(clause) or _REQUEST_AS_NEED.match(clause):
@@ -266,13 +355,32 @@ class RuleExtractor:
         if _THIRD_PERSON.match(clause):
             fact = re.sub(r"^the\s+user", "User", clause, flags=re.I)
             return fact[0].upper() + fact[1:]
+        if about_listener(clause) or is_hedge(clause) or _is_bare_thing(clause):
+            return None
+        favourite = _FAVOURITE.match(clause)
+        if (
+            favourite
+            and favourite["thing"].split()[0].lower() not in _NOT_A_NAME
+            and not _PERSONAL.search(favourite["thing"])
+        ):
+            # "Painting landscapes is my favorite" -> "User's favorite is painting landscapes".
+            thing = favourite["thing"]
+            thing = (
+                thing
+                if _is_name(thing) and not lexicon_knows(thing.split()[0].lower())
+                else thing[0].lower() + thing[1:]
+            )
+            return f"User's {favourite['what']} {favourite['verb'].lower()} {thing}"
         named = _NAMED_AS_MINE.match(clause)
-        if named and named["name"].split()[0].lower() not in _NOT_A_NAME:
+        if named and _is_name(named["name"]):
             # "Ursula Le Guin is my favourite author" -> "User's favourite author is Ursula Le Guin".
-            return f"User's {named['what']} {named['verb'].lower()} {named['name']}"
-        if _FIRST_PERSON.match(clause):
+            name = named["name"]
+            if " " not in name and lexicon_knows(name.lower()):
+                name = name.lower()  # "Painting is my favourite way to relax": a word, not a name
+            return f"User's {named['what']} {named['verb'].lower()} {name}"
+        if _FIRST_PERSON.match(clause) or _COMPANION.match(clause) or _WE.match(clause):
             fact = to_third_person(clause, past_hint=past)
-            return fact if fact and len(fact) >= 2 else None
+            return fact if fact and len(fact) >= 2 and says_something(fact) else None
         if explicit and len(clause) >= 2:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.
             return clause[0].upper() + clause[1:]

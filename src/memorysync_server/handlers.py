@@ -12,14 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import wire
+from . import context, wire
 from .auth import Key, check_tenant
-from .backfill import Backfill
 from .errors import ApiError, invalid
 from .event_types import FILTER_POOL, narrow
 from .pipeline import USER_ROLES, Pipeline, TurnPlan, fact_metadata
 from .quota import Quota, QuotaMeter
-from .search import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
+from .retrieval import STATE_FLOOR, STATE_RELATIVE, Backfill, FactSearch, cosine_rank
 from .spec import is_blank
 from .storage import Fact, NewState, NewTurn, Storage
 
@@ -155,8 +154,10 @@ def _ranked(s: Services, call: Call, *, gated: bool = False) -> list[tuple[Fact,
     wanted = narrow(s.store, tenant, call.body.get("types"), call.reply_headers)
     if wanted is None:
         return rank(tenant, user, call.body["prompt"], k)
-    ranked = rank(tenant, user, call.body["prompt"], max(k, FILTER_POOL))
-    return [(fact, score) for fact, score in ranked if fact.event_type in wanted][:k]
+    ranked = rank(
+        tenant, user, call.body["prompt"], max(k, FILTER_POOL), keep=lambda f: f.event_type in wanted
+    )
+    return ranked[:k]
 
 
 def recall(s: Services, call: Call) -> tuple[int, Any]:
@@ -164,7 +165,7 @@ def recall(s: Services, call: Call) -> tuple[int, Any]:
     if relevant is None:
         return 200, {"context": "", "memories": []}
     return 200, {
-        "context": "\n".join(f"- {fact.text}" for fact, _ in relevant),
+        "context": context.block(fact for fact, _ in relevant),
         "memories": [_recalled(fact, score) for fact, score in relevant],
     }
 

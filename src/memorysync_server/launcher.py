@@ -42,7 +42,7 @@ class LocalServer:
     (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
     statuses; ``.restart()`` stops and starts again on the same port over the same file.
     ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``,
-    ``search``: ``"semantic"`` by default, ``"lexical"`` for the original hashed search).
+    ``search``: ``"hybrid"`` by default, ``"lexical"`` for the original hashed search).
     """
 
     def __init__(

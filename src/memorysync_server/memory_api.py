@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from . import wire
+from . import context, wire
 from .errors import ApiError, invalid
 from .event_types import FILTER_POOL
 from .handlers import DEFAULT_K, Call, Handler, Services
 from .handlers import _admit as admit
 from .pipeline import RESERVED_KEYS, Drafts, Labels, fact_metadata
-from .search import content_words, stem
+from .retrieval import content_words, stem
 from .spec import json_size
 from .storage import EDITABLE_FIELDS, TRACKED_FIELDS, Fact, FactFilter
 
@@ -250,12 +250,12 @@ def search_memories(s: Services, call: Call) -> tuple[int, Any]:
     if admit(s, call, "reads"):
         k = body.get("k", DEFAULT_K)
         keep = _query_filter(body.get("filters") or {})
-        ranked = s.search.search(tenant, user, body["query"], k if keep is None else max(k, FILTER_POOL))
-        if keep is not None:
-            ranked = [(fact, score) for fact, score in ranked if keep(fact)][:k]
+        ranked = s.search.search(
+            tenant, user, body["query"], k if keep is None else max(k, FILTER_POOL), keep=keep
+        )[:k]
     return 200, {
         "memories": [wire.memory(fact, score) for fact, score in ranked],
-        "context": "\n".join(f"- {fact.text}" for fact, _ in ranked),
+        "context": context.block(fact for fact, _ in ranked),
         "latency_ms": round((time.perf_counter() - started) * 1000, 3),
         "session_id": body.get("session_id"),
         "query_intent": None,

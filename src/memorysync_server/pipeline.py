@@ -13,26 +13,27 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from itertools import groupby
 from typing import Any
 
 import numpy as np
 
-from .backfill import PENDING, Backfill
 from .extract import Extractor, is_low_value
-from .search import Embedder
-from .storage import NewFact, Origin, Storage
+from .retrieval import PENDING, Backfill, Embedder
+from .storage import KEPT_TURN, NewFact, Origin, Storage
 from .supersede import Superseder
+from .timephrases import resolve
 
 USER_ROLES = frozenset({"human", "user", "customer", "caller"})
 OTHER_ROLES = frozenset(
     {"ai", "assistant", "bot", "system", "tool", "function", "agent", "model", "developer"}
 )
 RESERVED_KEYS = frozenset(
-    {"write_origin", "distilled_from", "turn_role", "history_id", "episodic", "superseded_by"}
+    {"write_origin", "distilled_from", "turn_role", "history_id", "episodic", "superseded_by", "occurred_at"}
 )
 REPLAY_WINDOW = timedelta(days=30)
+
 # Texts longer than this (a large state value, a long turn) take tens to hundreds of ms of pure
 # Python to extract and embed. Such work runs one at a time: requests share one interpreter lock,
 # and several of them at once would starve every quick request (a recall) of it.
@@ -111,11 +112,40 @@ class TurnPlan:
     digest: str = ""
     drafts: Drafts | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    turn: Drafts | None = None  # the turn itself, kept as a KEPT_TURN memory
+    said_at: str | None = None  # when it was said: occurred_at, else when it arrived (UTC, ISO)
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+def only_asks(text: str) -> bool:
+    """Whether every sentence of ``text`` is a question: such a turn asks, it tells nothing about
+    the person, and kept as a memory it would outrank what they did tell ("What snack should I
+    bring?" beside "User is allergic to peanuts" when they next ask about food)."""
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip(" .!?\n")]
+    return bool(sentences) and all(sentence.endswith("?") for sentence in sentences)
+
+
+def said_at(occurred_at: str | None, now: datetime) -> datetime:
+    """When a turn was said: its ``occurred_at`` (a zone-less value is read as UTC), else ``now``."""
+    if occurred_at:
+        try:
+            moment = datetime.fromisoformat(occurred_at.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            return now
+        return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return now
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 class Pipeline:
     """With ``backfill``, facts are stored without their vectors and embedded after the write
-    answered (see backfill.py); only a fact that supersede compares by likeness is embedded inline."""
+    answered (see retrieval/backfill.py); only a fact that supersede compares by likeness is
+    embedded inline."""
 
     def __init__(
         self,
@@ -243,7 +273,17 @@ class Pipeline:
         digest = hashlib.sha256(
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
-        return TurnPlan(None, digest, self.drafts(self._extract(content), scope=scope), meta)
+        said = said_at(occurred_at, self.store.clock())
+        # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
+        facts = [resolve(fact, said) for fact in self._extract(content)]
+        return TurnPlan(
+            None,
+            digest,
+            self.drafts(facts, scope=scope),
+            meta,
+            turn=None if only_asks(content) else self.drafts([content.strip()]),
+            said_at=iso(said),
+        )
 
     def commit_turn(
         self,
@@ -266,11 +306,54 @@ class Pipeline:
                 plan.metadata,
                 session_id=session_id,
                 history_id=f"h_{origin[1]}" if origin and origin[0] == "history" else None,
-                write_origin="turn-extraction",
                 turn_role="user",
+                occurred_at=plan.said_at,
             )
-            ids = self.store_facts(tenant, user_id, plan.drafts, source=source, metadata=tags, origin=origin)
-        return Outcome("completed", fact_ids=ids)
+            kept = self._keep_turn(tenant, user_id, plan, source=source, metadata=tags, origin=origin)
+            ids = self.store_facts(
+                tenant,
+                user_id,
+                plan.drafts,
+                source=source,
+                metadata={
+                    **tags,
+                    "write_origin": "turn-extraction",
+                    **({} if kept is None else {"distilled_from": f"m_{kept}"}),
+                },
+                origin=origin,
+            )
+        return Outcome("completed", fact_ids=([] if kept is None else [kept]) + ids)
+
+    def _keep_turn(
+        self,
+        tenant: str,
+        user_id: str,
+        plan: TurnPlan,
+        *,
+        source: str,
+        metadata: dict[str, Any],
+        origin: Origin | None,
+    ) -> int | None:
+        """Stores the turn as a KEPT_TURN memory (once per text, like any memory); its id.
+
+        What was said stays findable when extraction finds no fact in it (most chat turns) or
+        loses a detail; listings of a person's facts leave this kind out unless asked."""
+        if plan.turn is None or not plan.turn.texts:
+            return None
+        text = plan.turn.texts[0]
+        new = NewFact(
+            text=text,
+            source=source,
+            metadata={**metadata, "write_origin": "turn"},
+            vector=plan.turn.vectors[0],
+            origin=origin,
+            event_type=KEPT_TURN,
+        )
+        ids = self.store.facts.add(tenant, user_id, [new])
+        if ids:
+            return ids[0]
+        said_before = self.store.facts.find_by_text(tenant, user_id, text)
+        return None if said_before is None else said_before.id
 
     def ingest_turn(
         self,

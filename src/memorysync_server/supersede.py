@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .retrieval.turns import turn_of
 from .storage import Storage
 
 # (attribute, pattern over the third-person fact). Patterns look at the fact's predicate, so
@@ -213,8 +214,16 @@ class Superseder:
             )
             if nearest is not None and nearest[1] >= needed:
                 changes[nearest[0]] = fact_id
-        current = self.store.facts.get(tenant, user_id, [fact_id]) if name is not None else []
-        if current and "superseded_by" in current[0].metadata:
+        current = self.store.facts.get(tenant, user_id, [fact_id]) if name is not None or changes else []
+        if changes and current:
+            # The turn a replaced fact was said in ranks below the new fact too, or the old words
+            # would answer "where does she live now?" (never the new fact's own turn).
+            own = turn_of(current[0])
+            for old in self.store.facts.get(tenant, user_id, list(changes)):
+                turn = turn_of(old)
+                if turn not in (old.id, own):
+                    changes.setdefault(turn, fact_id)
+        if name is not None and current and "superseded_by" in current[0].metadata:
             # Said again: the fact is current again, whatever superseded it meanwhile.
             changes[fact_id] = None
         self.store.facts.set_superseded(tenant, user_id, changes)

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection
 
+from .retrieval.text import retell_first_person
+
 # Adverbs that may sit between the subject and its verb ("I hardly ever drink").
 _ADVERBS = frozenset(
     [
@@ -287,13 +289,15 @@ _PRONOUNS = re.compile(
 )
 
 
-def _pronoun(m: re.Match[str]) -> str:
-    word = m.group(0)
-    return _PRONOUN_FORMS.get(word) or _PRONOUN_FORMS[" ".join(word.lower().split())]
-
-
 _TRAILING_PUNCT = ",;:.!)\"'"
 _JOINT_SUBJECT = re.compile(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", re.I | re.S)
+# "Anthony and I went ...", "Me and Lucy went ...", "Me and my brother built ...".
+_NAMED_COMPANION = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+and\s+(?:I|me)\s+(.+)$", re.S)
+_ME_AND = re.compile(
+    r"^me\s+and\s+(?:(my\s+(?:[\w'-]+\s+){0,1}?[\w'-]+)|([A-Z][\w'-]*))\s+(.+)$", re.I | re.S
+)
+_WE_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd)\b", re.I)
+_WE_FORMS = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}
 _MY_SUBJECT = re.compile(r"^my\s+(.+)$", re.I | re.S)
 _PUNCT = re.compile(r"^(.*?)([,;:.!)\"']*)$", re.S)
 
@@ -305,7 +309,7 @@ def mentions_past(text: str) -> bool:
 
 def swap_pronouns(text: str) -> str:
     """First-person words after the subject, retold: "when I was ten" -> "when they were ten"."""
-    return _PRONOUNS.sub(_pronoun, text)
+    return retell_first_person(text, _PRONOUNS, _PRONOUN_FORMS)
 
 
 _LEXICON_READY = threading.Event()
@@ -348,6 +352,28 @@ def _pasts(lemma: str) -> tuple[str, ...]:
 
 # Lemmas whose past forms are everyday words in their own right ("rent" of "rend", "feed" of "fee").
 _ARCHAIC_LEMMAS = frozenset(["fee", "rend", "wend", "gird", "gild", "bide", "cleave", "smite"])
+
+
+def lexicon_knows(word: str) -> bool:
+    """Whether ``word`` (lower case) is an English word LemmInflect lists; names mostly are not."""
+    return bool(_lemmas(word))
+
+
+def is_plain_past(word: str) -> bool:
+    """ "went", "started": a past form only, never a base form or adjective ("read", "excited")."""
+    lemmas = _lemmas(word)
+    verbs = lemmas.get("VERB", ())
+    if not verbs or "ADJ" in lemmas or "NOUN" in lemmas or word in verbs:
+        return False
+    return _is_past(word, verbs)
+
+
+def is_participle(word: str) -> bool:
+    """ "working", "reading": the -ing form of a verb; not "something", and not "being" (a subject then)."""
+    if not word.endswith("ing") or word == "being":
+        return False
+    verbs = _lemmas(word).get("VERB", ())
+    return bool(verbs) and word not in verbs
 
 
 def could_be_nominal(word: str) -> bool:
@@ -405,10 +431,19 @@ def _bare(word: str) -> str:
     return word.rstrip(_TRAILING_PUNCT).lower()
 
 
+def _only_adverb(word: str) -> bool:
+    # "slowly", "happily": never a verb, so never conjugated ("slowlies").
+    return word.endswith("ly") and set(_lemmas(word)) == {"ADV"}
+
+
 def _skip_adverbs(words: list[str], i: int) -> int:
     while i < len(words):
         bare = _bare(words[i])
-        if bare in _ADVERBS or (bare == "no" and i + 1 < len(words) and _bare(words[i + 1]) == "longer"):
+        if (
+            bare in _ADVERBS
+            or _only_adverb(bare)
+            or (bare == "no" and i + 1 < len(words) and _bare(words[i + 1]) == "longer")
+        ):
             i += 2 if bare == "no" else 1
             continue
         if bare == "longer" and i > 0 and _bare(words[i - 1]) == "no":
@@ -485,11 +520,26 @@ def _coordinated_verb(out: list[str], j: int, k: int, last_verb: int, in_list: b
     return True
 
 
+def _coordinated_past(rest: list[str]) -> bool:
+    """ "read that book and loved it": a plain past after "and" puts the whole predicate in the past."""
+    for n in range(1, len(rest) - 1):
+        if _bare(rest[n]) in _COORDINATORS:
+            following = (
+                _bare(rest[_skip_adverbs(rest, n + 1)]) if _skip_adverbs(rest, n + 1) < len(rest) else ""
+            )
+            if following and _is_past(following, _verb_lemmas(following)) and "ADJ" not in _lemmas(following):
+                return True
+    return False
+
+
 def _split_contractions(words: list[str]) -> list[str]:
     out: list[str] = []
     for word in words:
         out.extend(_SPLIT_CONTRACTIONS.get(word.lower().replace("\u2019", "'"), [word]))
     return out
+
+
+_NOT_COMPANIONS = frozenset(["it", "this", "that", "you", "he", "she", "they", "we", "work", "life", "user"])
 
 
 def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None:
@@ -503,6 +553,18 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
     m = _JOINT_SUBJECT.match(text)
     if m:
         return f"User and their {m.group(1)} {swap_pronouns(m.group(2))}"
+    m = _ME_AND.match(text)
+    if m:
+        who = "their " + m.group(1).split(maxsplit=1)[1] if m.group(1) else m.group(2)
+        return f"User and {who} {swap_pronouns(m.group(3))}"
+    m = _NAMED_COMPANION.match(text)
+    if m and m.group(1).split()[0].lower() not in _NOT_COMPANIONS:
+        return f"User and {m.group(1)} {swap_pronouns(m.group(2))}"
+    if _WE_SUBJECT.match(text):
+        # Who "we" are is not said: "User and others", with the plural verb as spoken.
+        first, _, rest = text.partition(" ")
+        verb = _WE_FORMS[first.lower()]
+        return " ".join(w for w in ("User and others", verb, swap_pronouns(rest)) if w)
     m = _MY_SUBJECT.match(text)
     if m:
         return "User's " + swap_pronouns(m.group(1))
@@ -512,6 +574,7 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
     rest = words[1:]
     if past_hint is None:
         past_hint = mentions_past(text)
+    past_hint = past_hint or _coordinated_past(rest)
     # Only the user's own predicate is conjugated; a subordinate clause ("because I'm ...")
     # keeps its own verbs and gets "they", which takes the plural form.
     cut = len(rest)

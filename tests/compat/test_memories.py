@@ -7,6 +7,7 @@ import pytest
 from memorysync import BulkAddItem
 
 from tests.compat.driver import Sdk, SdkFactory
+from tests.support.blocks import undated
 
 
 def _add(sdk: Sdk, text: str, **fields: object) -> memorysync.Memory:
@@ -161,7 +162,7 @@ def test_query_and_retrieve_rank_filter_and_agree(sdk: Sdk) -> None:
     assert all(s is not None for s in scores) and scores == sorted(scores, reverse=True)
 
     assert found.context is not None
-    assert found.context.splitlines() == [f"- {m.text}" for m in found.memories]
+    assert undated(found.context).splitlines() == [f"- {m.text}" for m in found.memories]
     assert found.latency_ms is not None and found.latency_ms >= 0
 
     same = sdk.retrieve("What food could make the user ill?", k=3)

@@ -1,5 +1,6 @@
-"""The SDK method table can't rot: it covers what the installed SDK has, the README shows it, and
-every method it calls supported or not offered is exercised by a compat test."""
+"""The SDK method table can't rot: it covers what the installed SDK has, docs/sdk.md shows it, and
+every method it calls supported or not offered is exercised by a compat test; and the page's
+snippet runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from tests.compat import sdk_methods
 from tests.compat.sdk_methods import CLIENTS, LOCAL, METHODS, NAMESPACES, README
+from tests.docs_blocks import runnable
 
 
 def test_every_public_method_and_namespace_of_both_clients_is_classified() -> None:
@@ -25,7 +27,7 @@ def test_every_public_method_and_namespace_of_both_clients_is_classified() -> No
 def test_the_readme_table_is_the_rendered_classification() -> None:
     block = sdk_methods.readme_block(README.read_text(encoding="utf-8"))
     assert block == sdk_methods.render_table(), (
-        "README's SDK method table is stale: run `.venv/bin/python -m tests.compat.sdk_methods --write`"
+        "docs/sdk.md's SDK method table is stale: run `.venv/bin/python -m tests.compat.sdk_methods --write`"
     )
     for name in METHODS:
         assert f"| `{name}` |" in block
@@ -44,20 +46,19 @@ def test_every_method_that_reaches_the_server_is_called_by_a_compat_test() -> No
 
 
 def _readme_snippet() -> str:
-    section = README.read_text(encoding="utf-8").split("## Use the local server with the official SDK", 1)[1]
-    return section.split("```python\n", 1)[1].split("```", 1)[0]
+    return runnable("docs-sdk").code
 
 
 def test_the_readme_snippet_runs_and_prints_what_its_comments_say(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)  # the snippet keeps its database in ./sdk-demo.db
-    exec(compile(_readme_snippet(), "README.md", "exec"), {"__name__": "readme_snippet"})
+    exec(compile(_readme_snippet(), "docs/sdk.md", "exec"), {"__name__": "readme_snippet"})
     assert capsys.readouterr().out.splitlines() == [
         "1 User is allergic to penicillin",
         "[(1, 'User is allergic to penicillin')]",
         "1.0",
         "['created', 'updated']",
-        "- User moved to Bergen last year",
+        "- [10 March 2026] User moved to Bergen in 2025",
         "[1]",
     ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import memorysync
 import pytest
 
 from tests.compat.driver import Sdk
+from tests.support.blocks import undated
 
 
 def test_a_turn_becomes_facts_that_list_and_recall_return(sdk: Sdk) -> None:
@@ -30,6 +33,10 @@ def test_a_turn_becomes_facts_that_list_and_recall_return(sdk: Sdk) -> None:
     assert fact["memory_id"].startswith("m_")
     assert fact["source"] == "chat"  # the SDK's default source
     # The SDK folds session_id= into metadata; scalars reach the fact, objects and reserved keys don't.
+    # The server adds when it was said and the turn it came from (kept, searchable, not listed).
+    said = fact["metadata"].pop("occurred_at")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", said)
+    assert fact["metadata"].pop("distilled_from").startswith("m_")
     assert fact["metadata"] == {
         "channel": "web",
         "session_id": "chat-1",
@@ -38,7 +45,7 @@ def test_a_turn_becomes_facts_that_list_and_recall_return(sdk: Sdk) -> None:
     }
 
     recalled = sdk.recall(tenant_id=t, user_id="alice", prompt="Which medicines must the user avoid?", k=3)
-    assert recalled["context"].splitlines() == ["- User is allergic to penicillin"]
+    assert undated(recalled["context"]).splitlines() == ["- User is allergic to penicillin"]
     assert [m["memory_id"] for m in recalled["memories"]] == [fact["memory_id"]]
     assert recalled["memories"][0]["text"] == fact["text"]
     assert recalled["memories"][0]["score"] > 0
@@ -122,7 +129,7 @@ def test_recall_types_narrow_to_event_types_and_unknown_names_are_dropped(sdk: S
     assert len(everything["memories"]) == 2
     narrowed = sdk.recall(tenant_id=t, user_id="alice", prompt=prompt, k=5, types=["preference"])
     assert [m["memory_id"] for m in narrowed["memories"]] == [f"m_{liked.id}"]
-    assert narrowed["context"] == "- User prefers window seats on long flights"
+    assert undated(narrowed["context"]) == "- User prefers window seats on long flights"
 
     with_typo = sdk.recall(
         tenant_id=t, user_id="alice", prompt=prompt, k=5, types=["preference", "prefrence"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import httpx
 import pytest
 from memorysync_client.api.memory import recall
 from memorysync_client.models import RecallRequest
@@ -151,6 +152,23 @@ def test_unreachable_server_is_a_transient_error_without_status():
     with pytest.raises(MemorySyncError, match="could not reach") as info:
         conn.tenant_id()
     assert info.value.status_code is None and info.value.transient
+    assert f"at {url.rstrip('/')} " in str(info.value)
+    assert "MEMORYSYNC_BASE_URL" not in str(info.value)
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+def test_failing_to_reach_the_hosted_default_says_how_to_use_a_local_server(is_async, monkeypatch):
+    monkeypatch.delenv("MEMORYSYNC_BASE_URL", raising=False)
+
+    def no_network(request):  # fault injection: what a machine without DNS for the hosted URL sees
+        raise httpx.ConnectError("[Errno -2] Name or service not known", request=request)
+
+    conn = Connection(api_key="k", transport=httpx.MockTransport(no_network))
+    with pytest.raises(MemorySyncError) as info:
+        asyncio.run(conn.atenant_id()) if is_async else conn.tenant_id()
+    message = str(info.value)
+    assert "could not reach the server at https://api.memorysync.io (ConnectError" in message
+    assert "export MEMORYSYNC_BASE_URL=http://127.0.0.1:8787" in message
 
 
 # ---- one error type for every failure ---------------------------------------------------

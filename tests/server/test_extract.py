@@ -221,3 +221,111 @@ def test_facts_wrapped_in_requests_or_conditions_are_kept(text: str, facts: list
 )
 def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
     assert extract(text) == []
+
+
+# How people chat (issue 22): each kind of turn that used to give nothing or junk.
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # the fact is not the first clause of the turn
+        (
+            "Ugh, what a week. Anyway, I finally adopted a cat last Tuesday, her name is Miso.",
+            ["User finally adopted a cat last Tuesday", "User's cat is called Miso"],
+        ),
+        (
+            "Not much going on here. I ran my first half marathon on Sunday!",
+            ["User ran their first half marathon on Sunday"],
+        ),
+        # a subject left out, as people type
+        ("Went camping at Lake Tahoe last weekend.", ["User went camping at Lake Tahoe last weekend"]),
+        ("Been reading a lot of sci-fi lately.", ["User has been reading a lot of sci-fi lately"]),
+        # phrases of time or place before the subject
+        ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
+        ("On weekends I volunteer at the food bank.", ["User volunteers at the food bank on weekends"]),
+        ("In 2016, I moved to Toronto.", ["User moved to Toronto in 2016"]),
+        ("Recently I started running again.", ["User recently started running again"]),
+        (
+            "I've been busy with work, but last week I started a ceramics course.",
+            ["User has been busy with work", "User started a ceramics course last week"],
+        ),
+        # "we": who is not said, so "User and others", the verb as spoken
+        (
+            "We usually go to the lake house twice a year.",
+            ["User and others usually go to the lake house twice a year"],
+        ),
+        ("We're renovating our kitchen.", ["User and others are renovating their kitchen"]),
+        # companions are kept
+        (
+            "Anthony and I went hiking at Mount Tam last weekend.",
+            ["User and Anthony went hiking at Mount Tam last weekend"],
+        ),
+        ("Me and my brother built a treehouse.", ["User and their brother built a treehouse"]),
+        # the listener's name is not part of the fact; a place's is
+        ("Thanks, Gina! I'm not giving up.", ["User is not giving up"]),
+        ("Hey Maria, I adopted two kittens.", ["User adopted two kittens"]),
+        ("I work night shifts at the airport, Dave.", ["User works night shifts at the airport"]),
+        ("I live in Portland, Oregon.", ["User lives in Portland, Oregon"]),
+        # one past verb dates the ones that look the same in both tenses
+        ("I read that book and loved it.", ["User read that book and loved it"]),
+        ("I read before bed every night.", ["User reads before bed every night"]),
+        ("I slowly learned to trust people again.", ["User slowly learned to trust people again"]),
+        # a photo's description is not something the person said
+        (
+            "I made this cake. [shares a photo: a photo of a chocolate cake with candles]",
+            ["User made this cake"],
+        ),
+        ("Painting is my favourite way to relax.", ["User's favourite way to relax is painting"]),
+    ],
+)
+def test_chat_phrasing_keeps_the_fact(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # requests and questions, also with a list of the user's things in them
+        "Can you send me that recipe?",
+        "Tell me what you know about my car, my pet, my health and my hobbies.",
+        "Let me know how it goes.",
+        # statements about the listener
+        "You're so good at painting!",
+        "I'm so proud of you for finishing the race.",
+        "I'm sure you feel great knowing your students are doing so well.",
+        "I'll send you the recipes tonight.",
+        # agreements and bare answers
+        "Totally agree!",
+        "I totally agree, Caroline.",
+        "I hope so, Gina.",
+        "Yes, I did.",
+        "I bet!",
+        # pleasantries, reactions and resolutions
+        "Haha that's great",
+        "I'll definitely check it out.",
+        "I'm gonna make it happen.",
+        "I'll keep going!",
+        "I had a great time!",
+        "We can do it!",
+        # a photo on its own
+        "[shares a photo: a photo of a dog on a beach]",
+    ],
+)
+def test_conversation_rather_than_information_gives_nothing(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_leaving_now_is_not_a_day_off() -> None:
+    assert extract("I'm off to bed, talk soon!") == []
+    assert extract("I'm off work every Tuesday.") == ["User is off work every Tuesday"]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Still working on opening a dance studio.", ["User is still working on opening a dance studio"]),
+        ("Just something nice to take my mind off things.", []),
+        ("Just being around them was so inspiring.", []),
+    ],
+)
+def test_a_subject_is_restored_only_before_a_verb(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts

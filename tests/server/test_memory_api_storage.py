@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from memorysync_server.search import HashingEmbedder
+from memorysync_server.retrieval import HashingEmbedder
 from memorysync_server.storage import FactFilter, NewFact, open_storage
 from memorysync_server.storage.postgres_schema import MIGRATIONS
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from memorysync_server.search import EXACT_SCAN_ROWS, FactSearch, UserIndex, _grown
+from memorysync_server.retrieval import FactSearch
+from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, UserIndex, _grown
 from memorysync_server.storage import NewFact
 from memorysync_server.storage.sqlite import SqliteStorage
 

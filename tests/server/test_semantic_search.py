@@ -19,7 +19,7 @@ from memorysync_server import LocalServer, MiniLMEmbedder
 from memorysync_server.app import create_app
 from memorysync_server.auth import KeyRing
 from memorysync_server.embedding import MINILM_SHA256, VOCAB_PATH, VOCAB_SHA256, ModelUnavailable, minilm
-from memorysync_server.search import third_person
+from memorysync_server.retrieval.text import third_person
 from memorysync_server.supersede import attribute
 
 from .api import Api
@@ -60,6 +60,7 @@ def test_model_loads_and_embeds_with_the_network_and_the_hub_cut_off(tmp_path: P
         "HF_HOME": str(tmp_path / "hf"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "HOME": str(tmp_path),
+        "PYTHONDONTWRITEBYTECODE": "1",  # and no __pycache__ written into src/
     }
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
@@ -182,9 +183,10 @@ def test_unrelated_prompts_get_no_context_even_when_they_share_words(api: Api, p
 def test_a_newer_fact_about_the_same_thing_ranks_first_and_the_older_is_marked(api: Api) -> None:
     api.turn("u", "I live in Oslo.")
     api.turn("u", "I'm vegan.")
-    api.turn("u", "I moved to Bergen last month.")
+    # "last month", said in March, is stored as the month it meant.
+    api.turn("u", "I moved to Bergen last month.", occurred_at="2026-03-10T12:00:00Z")
     facts = {m["text"]: m for m in api.facts("u")["memories"]}
-    old, new = facts["User lives in Oslo"], facts["User moved to Bergen last month"]
+    old, new = facts["User lives in Oslo"], facts["User moved to Bergen in February 2026"]
     assert old["metadata"]["superseded_by"] == new["memory_id"]
     assert (
         "superseded_by" not in new["metadata"] and "superseded_by" not in facts["User is vegan"]["metadata"]
@@ -199,7 +201,7 @@ def test_a_newer_fact_about_the_same_thing_ranks_first_and_the_older_is_marked(a
     facts = {m["text"]: m for m in api.facts("u")["memories"]}
     assert len(facts) == 3
     assert "superseded_by" not in facts["User lives in Oslo"]["metadata"]
-    assert facts["User moved to Bergen last month"]["metadata"]["superseded_by"] == old["memory_id"]
+    assert facts["User moved to Bergen in February 2026"]["metadata"]["superseded_by"] == old["memory_id"]
     ranked = [
         m["text"] for m in api.v1("/v1/memory/query", "u", prompt="Where does the user live?")["memories"]
     ]
@@ -209,18 +211,18 @@ def test_a_newer_fact_about_the_same_thing_ranks_first_and_the_older_is_marked(a
 def test_a_stated_change_supersedes_the_fact_it_changes(api: Api) -> None:
     api.turn("u", "I use a cheap Android phone.")
     api.turn("u", "I play the cello.")
-    api.turn("u", "I switched to an iPhone last week.")
+    api.turn("u", "I switched to an iPhone last week.", occurred_at="2026-03-10T12:00:00Z")
     facts = {m["text"]: m for m in api.facts("u")["memories"]}
+    switched = "User switched to an iPhone in the week before 10 March 2026"
     assert (
-        facts["User uses a cheap Android phone"]["metadata"]["superseded_by"]
-        == (facts["User switched to an iPhone last week"]["memory_id"])
+        facts["User uses a cheap Android phone"]["metadata"]["superseded_by"] == facts[switched]["memory_id"]
     )
     assert "superseded_by" not in facts["User plays the cello"]["metadata"]
     ranked = [
         m["text"]
         for m in api.v1("/v1/memory/query", "u", prompt="Which phone does the user have?")["memories"]
     ]
-    assert ranked[0] == "User switched to an iPhone last week"
+    assert ranked[0] == switched
 
 
 @pytest.mark.parametrize(
@@ -252,10 +254,10 @@ def test_superseded_by_cannot_be_set_by_the_caller(api: Api) -> None:
 def test_the_original_lexical_search_stays_selectable(tmp_path: Path) -> None:
     with LocalServer(tmp_path / "lexical.db", search="lexical") as server:
         api = Api(server)
-        api.turn("u", "I'm vegan, and I moved to Oslo")
+        api.turn("u", "I'm vegan, and I moved to Oslo", occurred_at="2026-03-10T12:00:00Z")
         # The hashed embedder's topic words link "dinner" to "vegan"; its vectors are 256 wide.
         assert api.v1("/v1/memory/recall", "u", prompt="What should I cook for dinner?")["context"] == (
-            "- User is vegan"
+            "- [10 March 2026] User is vegan"
         )
         api.close()
         width = sqlite3.connect(tmp_path / "lexical.db").execute("SELECT DISTINCT length(vector) FROM facts")
@@ -271,7 +273,7 @@ def test_cli_takes_the_search_mode() -> None:
     from memorysync_server.cli import _parser
 
     assert _parser().parse_args(["serve", "--search", "lexical"]).search == "lexical"
-    assert _parser().parse_args(["serve"]).search == "semantic"
+    assert _parser().parse_args(["serve"]).search == "hybrid"
     with pytest.raises(SystemExit):
         _parser().parse_args(["serve", "--search", "fuzzy"])
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from urllib.parse import quote
 
 import httpx
 import pytest
 
 from memorysync_server import LocalServer
+from tests.support.blocks import undated
 
 from .api import JSON, Api
 
@@ -134,13 +136,20 @@ def test_add_turn_extracts_facts_with_tags_and_scalar_metadata(api: Api) -> None
     assert answer["memory_id"] is None and answer["processing_status"] == "completed"
     listed = api.facts("u")["memories"]
     assert [m["text"] for m in listed] == ["User moved to Oslo", "User is vegan"]  # newest first
+    # The turn itself is kept as a memory of its own kind: searchable, not listed with the facts.
+    (turn,) = api.v1("/v1/memory/query", "u", prompt="vegan in Oslo", types=["conversation"])["memories"]
+    assert turn["text"] == "I'm vegan, and I moved to Oslo"
+    assert turn["metadata"]["write_origin"] == "turn" and "distilled_from" not in turn["metadata"]
     for memory in listed:
         assert memory["source"] == "ag2"
+        said = datetime.fromisoformat(memory["metadata"].pop("occurred_at").replace("Z", "+00:00"))
+        assert abs((datetime.now(timezone.utc) - said).total_seconds()) < 600  # no occurred_at: arrival
         assert memory["metadata"] == {
             "channel": "web",
             "n": 3,
             "write_origin": "turn-extraction",
             "turn_role": "user",
+            "distilled_from": turn["memory_id"],
         }
 
 
@@ -215,11 +224,12 @@ def test_recall_context_has_related_facts_and_is_empty_for_unrelated_prompts(api
     api.turn("u", "I'm vegan, and I moved to Oslo")
     api.turn("u", "I always take the window seat")
     related = api.v1("/v1/memory/recall", "u", prompt="Book me a flight to Oslo")
-    assert related["context"].splitlines()[0] == "- User moved to Oslo"
-    assert all(line.startswith("- ") for line in related["context"].splitlines())
-    assert [m["text"] for m in related["memories"]] == [line[2:] for line in related["context"].splitlines()]
+    lines = undated(related["context"]).splitlines()
+    assert lines[0] == "- User moved to Oslo"
+    assert all(line.startswith("- ") for line in lines)
+    assert [m["text"] for m in related["memories"]] == [line[2:] for line in lines]
     food = api.v1("/v1/memory/recall", "u", prompt="What should I cook for dinner?")
-    assert food["context"].splitlines()[0] == "- User is vegan"
+    assert undated(food["context"]).splitlines()[0] == "- User is vegan"
     for prompt in ("What's the weather like?", "Tell me a joke", "hello"):
         assert api.v1("/v1/memory/recall", "u", prompt=prompt) == {"context": "", "memories": []}, prompt
 
@@ -301,7 +311,8 @@ def test_history_delete_by_ids_and_session_with_derived_facts(api: Api) -> None:
     )
     ids = [t["id"] for t in first["items"]]
     gone = api.v1("/v1/history/delete", "u", ids=[ids[0]], delete_derived_facts=True)
-    assert gone["deleted_ids"] == [ids[0]] and len(gone["deleted_fact_ids"]) == 1
+    # Derived from the turn: its fact and the turn kept as a memory.
+    assert gone["deleted_ids"] == [ids[0]] and len(gone["deleted_fact_ids"]) == 2
     assert api.texts("u") == ["User lives in Oslo"]
     rest = api.v1("/v1/history/delete", "u", session_id="s")
     assert rest == {"deleted_ids": [ids[1]], "deleted_fact_ids": []}

@@ -5,9 +5,10 @@ engines (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -15,11 +16,13 @@ import numpy as np
 import pytest
 
 from memorysync_server.launcher import LocalServer
-from memorysync_server.search import FactSearch, HashingEmbedder
+from memorysync_server.retrieval import FactSearch, HashingEmbedder
 from memorysync_server.storage import NewFact, NewState, NewTurn, open_storage
 from memorysync_server.storage.migrations import Migration, pending
 from memorysync_server.storage.sqlite import SqliteStorage
 from memorysync_server.storage.sqlite_schema import MIGRATIONS
+from memorysync_server.timephrases import day
+from tests.support.blocks import undated
 
 DATA = Path(__file__).parent / "data"
 EMBEDDER = HashingEmbedder()
@@ -71,9 +74,19 @@ def _reads(base_url: str) -> dict[str, object]:
                 k = f"{tenant}/{user}"
                 scope = {"tenant_id": tenant, "user_id": user}
                 out[k + " list"] = c.get(f"/v1/memory/{tenant}/{user}/list").json()
-                out[k + " recall"] = c.post(
+                recalled = c.post(
                     "/v1/memory/recall", json={**scope, "prompt": "cello in Oslo, vegan food, dog"}
                 ).json()
+                # That release's blocks had no dates; each line now starts with the day it was said
+                # (the rows' creation, for rows written before turns carried an occurred_at).
+                days = {
+                    day(datetime.fromisoformat(m["created_at"].replace("Z", "+00:00")))
+                    for m in recalled["memories"]
+                }
+                assert all(
+                    re.match(r"- \[(.+?)\] ", line)[1] in days for line in recalled["context"].splitlines()
+                )
+                out[k + " recall"] = {**recalled, "context": undated(recalled["context"])}
                 out[k + " history"] = c.post("/v1/history/list", json={**scope, "session_id": "s1"}).json()
                 out[k + " state"] = c.post("/v1/state/list", json=scope).json()
                 out[k + " search"] = c.post("/v1/state/search", json={**scope, "query": "window seat"}).json()

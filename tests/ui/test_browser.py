@@ -292,3 +292,50 @@ def test_docs_render_every_operation_of_the_spec(server: LocalServer, page) -> N
     assert requests and all(
         url.startswith(server.base_url + "/") or url.startswith("data:") for url in requests
     )
+
+
+# ---- small screens and the keyboard ------------------------------------------------------------
+def _open_alice(page, server: LocalServer, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 760})
+    _sign_in(page, server, ACME)
+    page.click("button.user[data-user=alice]")
+    page.wait_for_selector("li.memory")
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_page_fits_the_screen_without_sideways_scrolling(world, page, width) -> None:
+    server, _, _ = world
+    _open_alice(page, server, width)
+    for tab in ("memories", "transcripts", "state", "recall"):
+        page.click(f"button[data-tab={tab}]")
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1] == width, (tab, widths)
+    users = page.locator(".users").bounding_box()
+    view = page.locator(".user-view").bounding_box()
+    if width == 375:  # one column: the user list above the user
+        assert view["y"] >= users["y"] + users["height"] and view["width"] > 300
+    else:  # two columns side by side
+        assert view["x"] >= users["x"] + users["width"] and abs(view["y"] - users["y"]) < 2
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_delete_dialog_takes_focus_keeps_it_and_gives_it_back(world, page, width) -> None:
+    server, acme, _ = world
+    _open_alice(page, server, width)
+    memory = acme.facts("alice")["memories"][0]["memory_id"]
+    opener = page.get_by_role("button", name=f"Delete {memory}")
+    opener.focus()
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog")
+    focused = "document.activeElement.textContent"
+    # The safe choice has focus as soon as the dialog shows (expect waits for the render).
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    for _ in range(5):  # Tab and Shift+Tab go round the dialog's two buttons, never behind it
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.querySelector('.dialog').contains(document.activeElement)")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) in ("Cancel", "Delete memory")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    expect(opener).to_be_focused()
+    assert memory in [m["memory_id"] for m in acme.facts("alice")["memories"]]  # Escape deleted nothing

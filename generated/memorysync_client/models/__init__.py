@@ -42,6 +42,8 @@ from .forget_by_ids import ForgetByIds
 from .forget_filters import ForgetFilters
 from .get_state_request import GetStateRequest
 from .get_state_response import GetStateResponse
+from .health import Health
+from .health_status import HealthStatus
 from .history_turn import HistoryTurn
 from .limit_exceeded import LimitExceeded
 from .limit_exceeded_error import LimitExceededError
@@ -71,6 +73,9 @@ from .put_state_response import PutStateResponse
 from .put_state_response_status import PutStateResponseStatus
 from .query_request import QueryRequest
 from .query_response import QueryResponse
+from .readiness import Readiness
+from .readiness_model import ReadinessModel
+from .readiness_status import ReadinessStatus
 from .recall_request import RecallRequest
 from .recall_response import RecallResponse
 from .recalled_memory import RecalledMemory
@@ -128,6 +133,8 @@ __all__ = (
     "ForgetFilters",
     "GetStateRequest",
     "GetStateResponse",
+    "Health",
+    "HealthStatus",
     "HistoryTurn",
     "LimitExceeded",
     "LimitExceededError",
@@ -157,6 +164,9 @@ __all__ = (
     "PutStateResponseStatus",
     "QueryRequest",
     "QueryResponse",
+    "Readiness",
+    "ReadinessModel",
+    "ReadinessStatus",
     "RecalledMemory",
     "RecallRequest",
     "RecallResponse",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .interfaces import (
     EDITABLE_FIELDS,
+    KEPT_TURN,
     TRACKED_FIELDS,
     Clock,
     DirectoryStore,
@@ -63,6 +64,7 @@ def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
 
 __all__ = [
     "EDITABLE_FIELDS",
+    "KEPT_TURN",
     "TRACKED_FIELDS",
     "Clock",
     "DirectoryStore",

@@ -70,6 +70,9 @@ class NewFact:
     actor: str | None = None  # who asked for it, for its "created" revision (None: the server)
 
 
+# The event type of a turn kept as a memory beside the facts distilled from it.
+KEPT_TURN = "conversation"
+
 # The fields of a fact that an update may change (text and vectors never change).
 EDITABLE_FIELDS = ("tags", "importance", "metadata", "source", "event_type")
 # What a fact's revision history records changes of.
@@ -215,8 +218,11 @@ class FactStore(Protocol):
         """The facts among ``ids`` that exist, in the order asked."""
         ...
 
-    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
-        """Newest first; ``limit`` 0 means all. Returns (page, total)."""
+    def page(
+        self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
+    ) -> tuple[list[Fact], int]:
+        """Newest first; ``limit`` 0 means all. Returns (page, total). A person's kept turns
+        (event type KEPT_TURN) are memories of their own kind: listed only with ``kept_turns``."""
         ...
 
     def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:

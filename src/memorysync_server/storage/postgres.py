@@ -35,6 +35,7 @@ from psycopg_pool import ConnectionPool
 
 from . import revisions
 from .interfaces import (
+    KEPT_TURN,
     Clock,
     Fact,
     FactFilter,
@@ -65,6 +66,9 @@ _MIGRATION_LOCK = 7_270_531_001
 # FTS5's defaults, so both engines weigh term frequency and length alike.
 _K1, _B = 1.2, 0.75
 _ANALYZE_AFTER = 2000
+
+# Counts a person's memories without their kept turns (a memory kind listed only on request).
+_FACTS_ONLY = f"count(*) FILTER (WHERE event_type <> '{KEPT_TURN}')"
 
 
 def _enc(value: Any) -> Any:
@@ -448,14 +452,17 @@ class PostgresFacts:
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
+    def page(
+        self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
+    ) -> tuple[list[Fact], int]:
         scope = _enc([tenant, user_id])
+        kinds = "" if kept_turns else f" AND event_type <> '{KEPT_TURN}'"
         with self._db.snapshot() as conn:
             total = conn.execute(
-                "SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s", scope
+                f"SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s{kinds}", scope
             ).fetchone()
             rows = conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id DESC"
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s{kinds} ORDER BY id DESC"
                 " LIMIT %s OFFSET %s",
                 (*scope, limit if limit > 0 else None, offset),
             ).fetchall()
@@ -698,7 +705,7 @@ class PostgresFacts:
         return [int(r["id"]) for r in rows]
 
     def count(self, tenant: str) -> int:
-        row = self._db.one("SELECT count(*) AS n FROM facts WHERE tenant = %s", (tenant,))
+        row = self._db.one(f"SELECT {_FACTS_ONLY} AS n FROM facts WHERE tenant = %s", (tenant,))
         return int(row["n"]) if row else 0
 
 
@@ -1077,7 +1084,7 @@ class PostgresDirectory:
         with self._db.snapshot() as conn:
             rows = conn.execute(
                 "SELECT user_id, sum(m) AS m, sum(t) AS t, sum(s) AS s, max(at) AS at FROM ("
-                " SELECT user_id, count(*) AS m, 0 AS t, 0 AS s, max(created_at) AS at FROM facts"
+                f" SELECT user_id, {_FACTS_ONLY} AS m, 0 AS t, 0 AS s, max(created_at) AS at FROM facts"
                 " WHERE tenant = %(t)s GROUP BY user_id UNION ALL"
                 " SELECT user_id, 0, count(*), 0, max(created_at) FROM history WHERE tenant = %(t)s GROUP BY user_id"
                 " UNION ALL SELECT user_id, 0, 0, count(*), max(updated_at) FROM state WHERE tenant = %(t)s"
@@ -1094,7 +1101,8 @@ class PostgresDirectory:
         scope = _enc([tenant, user_id])
         with self._db.snapshot() as conn:
             facts = conn.execute(
-                "SELECT count(*) AS n, max(id) AS last FROM facts WHERE tenant = %s AND user_id = %s", scope
+                f"SELECT {_FACTS_ONLY} AS n, max(id) AS last FROM facts WHERE tenant = %s AND user_id = %s",
+                scope,
             ).fetchone()
             sessions = conn.execute(
                 "SELECT session_id, count(*) AS n, array_agg(DISTINCT source) AS sources, min(created_at) AS first,"

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import revisions
 from .interfaces import (
+    KEPT_TURN,
     Clock,
     Fact,
     FactFilter,
@@ -43,6 +44,9 @@ from .interfaces import (
 )
 from .migrations import pending
 from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
+
+# Counts a person's memories without their kept turns (a memory kind listed only on request).
+_FACTS_ONLY = f"SUM(event_type <> '{KEPT_TURN}')"
 
 
 def _text_time(moment: datetime) -> str:
@@ -349,13 +353,16 @@ class SqliteFacts:
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    def page(self, tenant: str, user_id: str, limit: int, offset: int) -> tuple[list[Fact], int]:
+    def page(
+        self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
+    ) -> tuple[list[Fact], int]:
+        kinds = "" if kept_turns else f" AND event_type <> '{KEPT_TURN}'"
         with self._db.reading() as conn:
             total = conn.execute(
-                "SELECT COUNT(*) FROM facts WHERE tenant = ? AND user_id = ?", (tenant, user_id)
+                f"SELECT COUNT(*) FROM facts WHERE tenant = ? AND user_id = ?{kinds}", (tenant, user_id)
             ).fetchone()[0]
             rows = conn.execute(
-                "SELECT * FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+                f"SELECT * FROM facts WHERE tenant = ? AND user_id = ?{kinds} ORDER BY id DESC LIMIT ? OFFSET ?",
                 (tenant, user_id, limit if limit > 0 else -1, offset),
             ).fetchall()
         return [_fact(row) for row in rows], int(total)
@@ -584,7 +591,7 @@ class SqliteFacts:
         ]
 
     def count(self, tenant: str) -> int:
-        return int(self._db.read("SELECT COUNT(*) FROM facts WHERE tenant = ?", (tenant,))[0][0])
+        return int(self._db.read(f"SELECT {_FACTS_ONLY} FROM facts WHERE tenant = ?", (tenant,))[0][0] or 0)
 
 
 class SqliteLexical:
@@ -953,9 +960,10 @@ class SqliteDirectory:
         counts: dict[str, list[int]] = {}
         latest: dict[str, str] = {}
         with self._db.reading() as conn:
-            for column, table, stamp in ((0, "facts", "created_at"), (1, "history", "created_at")):
+            # A person's kept turns are not counted among their memories (they list on request only).
+            for column, table, counted in ((0, "facts", _FACTS_ONLY), (1, "history", "COUNT(*)")):
                 rows = conn.execute(
-                    f"SELECT user_id, COUNT(*), MAX(id) FROM {table} WHERE tenant = ? GROUP BY user_id",
+                    f"SELECT user_id, {counted}, MAX(id) FROM {table} WHERE tenant = ? GROUP BY user_id",
                     (tenant,),
                 ).fetchall()
                 newest = [r[2] for r in rows]
@@ -964,7 +972,7 @@ class SqliteDirectory:
                     part = newest[start : start + self._SLICE]
                     stamps.update(
                         conn.execute(
-                            f"SELECT id, {stamp} FROM {table} WHERE id IN ({_marks(part)})", part
+                            f"SELECT id, created_at FROM {table} WHERE id IN ({_marks(part)})", part
                         ).fetchall()
                     )
                 for user_id, count, last_id in rows:
@@ -989,7 +997,7 @@ class SqliteDirectory:
         scope = (tenant, user_id)
         with self._db.reading() as conn:
             facts = conn.execute(
-                "SELECT COUNT(*), MAX(id) FROM facts WHERE tenant = ? AND user_id = ?", scope
+                f"SELECT {_FACTS_ONLY}, MAX(id) FROM facts WHERE tenant = ? AND user_id = ?", scope
             ).fetchone()
             sessions = conn.execute(
                 "SELECT session_id, COUNT(*), GROUP_CONCAT(DISTINCT source), MIN(created_at), MAX(created_at),"
@@ -1003,7 +1011,7 @@ class SqliteDirectory:
                 scope,
             ).fetchall()
         return UserDetail(
-            memories=int(facts[0]),
+            memories=int(facts[0] or 0),
             last_fact_id=facts[1],
             sessions=[
                 SessionSummary(

@@ -96,9 +96,43 @@ function usePoll(fn, deps) {
 }
 
 function Confirm({ ask, onClose }) {
+  return ask ? html`<${ConfirmDialog} ask=${ask} onClose=${onClose} />` : null;
+}
+
+const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+// A modal dialog: it takes focus when it opens (Cancel, the safe choice), keeps Tab and
+// Shift+Tab inside itself, closes on Escape, and gives focus back to what opened it.
+function ConfirmDialog({ ask, onClose }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
-  if (!ask) return null;
+  const box = useRef(null);
+  const cancel = useRef(null);
+  useEffect(() => {
+    const opener = document.activeElement;
+    cancel.current && cancel.current.focus();
+    return () => opener && opener.isConnected && opener.focus();
+  }, []);
+  const onKeyDown = (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      if (!busy) onClose();
+      return;
+    }
+    if (event.key !== "Tab") return;
+    const items = [...box.current.querySelectorAll(FOCUSABLE)];
+    if (!items.length) return event.preventDefault();
+    const first = items[0];
+    const last = items[items.length - 1];
+    const inside = box.current.contains(document.activeElement);
+    if (event.shiftKey && (document.activeElement === first || !inside)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
   const go = async () => {
     setBusy(true);
     try {
@@ -110,14 +144,14 @@ function Confirm({ ask, onClose }) {
       setBusy(false);
     }
   };
-  return html`<div class="overlay">
-    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title">
+  return html`<div class="overlay" onKeyDown=${onKeyDown}>
+    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title" ref=${box}>
       <h2 id="confirm-title">${ask.title}</h2>
       ${ask.lines.map((line) => html`<p>${line}</p>`)}
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <div class="actions">
         <button class="danger" disabled=${busy} onClick=${go}>${ask.action}</button>
-        <button onClick=${onClose} disabled=${busy}>Cancel</button>
+        <button ref=${cancel} onClick=${onClose} disabled=${busy}>Cancel</button>
       </div>
     </div>
   </div>`;
@@ -294,7 +328,7 @@ function State({ auth, user, summary, rev }) {
     ${groups.map(
       ([label, items]) => html`<div class="namespace" key=${label}>
         <h3>${label} <span class="muted">${plural(items.length, "item")}</span></h3>
-        <table>
+        <div class="table-scroll"><table>
           <thead><tr><th>key</th><th>value</th><th>updated</th></tr></thead>
           <tbody>
             ${items.map(
@@ -305,7 +339,7 @@ function State({ auth, user, summary, rev }) {
               </tr>`
             )}
           </tbody>
-        </table>
+        </table></div>
       </div>`
     )}
   </section>`;
@@ -347,7 +381,7 @@ function Recall({ auth, user }) {
         ? html`<pre class="context">${answer.data.context}</pre>`
         : html`<p class="muted context-empty">Empty: nothing scored above the relevance floor, so the model gets no memory block.</p>`}
       <h3>memories, ranked</h3>
-      <table class="ranked">
+      <div class="table-scroll"><table class="ranked">
         <thead><tr><th>#</th><th>score</th><th>memory</th><th>text</th></tr></thead>
         <tbody>
           ${answer.data.memories.map(
@@ -356,7 +390,7 @@ function Recall({ auth, user }) {
             </tr>`
           )}
         </tbody>
-      </table>
+      </table></div>
       <details><summary>the answer as sent by POST /v1/memory/recall</summary><pre class="raw">${answer.text}</pre></details>
     </div>`}
   </section>`;

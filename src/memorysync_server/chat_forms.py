@@ -1,0 +1,122 @@
+"""Chat phrasing reshaped into the plain first-person sentences the extractor reads.
+
+People chatting put things before the subject ("Hey Maria, ...", "On weekends I ..."), leave the
+subject out ("Went camping last weekend"), end on the listener's name ("..., Gina") and attach
+photos ("[shares a photo: ...]"). Each function here undoes one of these, so the rules that
+retell a statement only ever see "I ..." or "My ..." at the start.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .third_person import is_participle, is_plain_past, lexicon_knows
+
+# A photo or link the chat client described: what the picture shows is not something the person said.
+_ATTACHMENT = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]", re.IGNORECASE)
+
+_FIRST_PERSON_START = r"(?i:i|i'm|im|i've|i'd|i'll|my|me|we|we're|we've|we'll|we'd)\b"
+# Openers that change nothing, and a listener's name, before the statement: "Wow, Gina, I'm ...".
+_LEAD = re.compile(
+    r"^(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
+    r"plus|tbh|ngl|um|uh|ah|aw|aww|awww|ooh|wow|whoa|yeah|yes|yep|yup|no|nope|nah|ok|okay|lol|haha|hah|ha|"
+    r"hehe|hmm|yay|sure|totally|true|right|cool|nice|great|awesome|congrats|omg|ugh|hey|hi|hello)\b[\s,!.:-]*)*"
+    r"(?:(?P<name>[A-Z][a-z]+)\s*[,!.:-]+\s*)?(?=" + _FIRST_PERSON_START + ")",
+)
+_TRAILING_NAME = re.compile(r"(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
+
+# A short phrase of time or place before the subject: "On weekends I volunteer at the food bank".
+_FRONT_WORDS = (
+    r"(?:on|in|at|during|after|before|since|for|every|each|last|this|next|yesterday|today|tonight|"
+    r"nowadays|these\s+days|sometimes|usually|often|once|twice|back|growing\s+up|as\s+a|over|around|"
+    r"most|a\s+few|a\s+couple|few|one|two|three|four|five|six|several|earlier|later|throughout|"
+    r"at\s+home|at\s+work|outside|between|until)"
+)
+_FRONTED = re.compile(
+    r"^(?P<front>" + _FRONT_WORDS + r"\b[^,;]{0,40}?)(?:,\s*|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll)\b.+)$"
+    r"|^(?P<front2>" + _FRONT_WORDS + r"\b[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
+    re.IGNORECASE | re.S,
+)
+# "Luckily, I ...": the speaker's comment on the fact, not part of it.
+_COMMENT_ADVERB = re.compile(
+    r"^(?:luckily|fortunately|unfortunately|sadly|thankfully|surprisingly|funnily|obviously|clearly|"
+    r"apparently|admittedly|ironically|weirdly|oddly|interestingly|happily|naturally)\b,?\s+(?=i\b|i')",
+    re.IGNORECASE,
+)
+# "Recently, I started ..." -> "I recently started ...": an adverb of time that sits after the subject.
+_TIME_ADVERB = re.compile(
+    r"^(?P<adverb>recently|lately|finally|eventually|currently|originally|initially|now)\b,?\s+"
+    r"(?P<subject>i(?:'m|'ve|'d|'ll)?)\s+(?P<rest>.+)$",
+    re.IGNORECASE | re.S,
+)
+
+
+def strip_attachments(text: str) -> str:
+    """``text`` without the "[shares a photo: ...]" descriptions a chat client appends."""
+    return _ATTACHMENT.sub("", text)
+
+
+def _is_name(word: str) -> bool:
+    # A capitalised word English doesn't know ("Gina", "Jon"): a person addressed, not a word of the sentence.
+    return not lexicon_knows(word.lower())
+
+
+def strip_lead(sentence: str) -> str:
+    """``sentence`` from its subject on, without reactions or a name before it ("Yeah Jon, I'm ...")."""
+    m = _LEAD.match(sentence)
+    if not m or not m.group(0):
+        return sentence
+    if m["name"] and not _is_name(m["name"]):
+        return sentence
+    return sentence[m.end() :]
+
+
+def strip_trailing_name(clause: str) -> str:
+    """``clause`` without a name it ends by addressing ("I hope so, Gina"), but "Portland, Oregon" stays."""
+    m = _TRAILING_NAME.search(clause)
+    if not m or m["before"][:1].isupper() or not _is_name(m["name"]):
+        return clause
+    return clause[: m.start("before")] + m["before"]
+
+
+_STILL = frozenset(["still", "currently", "just"])
+
+
+def restore_subject(sentence: str) -> str:
+    """ "Went camping last weekend" -> "I went camping last weekend"; other sentences unchanged.
+
+    Only plain past forms ("went", "started") and "been"/"just" count: a base form at the start is
+    an instruction ("Send me ..."), and a form that is also an adjective ("Excited to ...") is a feeling.
+    """
+    words = sentence.split(maxsplit=2)
+    if not words or not words[0][:1].isupper():
+        return sentence
+    first = words[0].lower().rstrip(",")
+    if first == "been" and len(words) > 1:
+        return "I've " + sentence[0].lower() + sentence[1:]
+    if first in _STILL and len(words) > 1 and is_participle(words[1].lower().rstrip(",.!")):
+        # "Still working on the studio": "I'm still working on the studio".
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    if first == "just" and len(words) > 1 and words[1].lower() == "been":
+        return "I've " + sentence[0].lower() + sentence[1:]
+    if first == "just" and len(words) > 1 and is_plain_past(words[1].lower()):
+        return "I " + sentence[0].lower() + sentence[1:]
+    if is_plain_past(first):
+        return "I " + sentence[0].lower() + sentence[1:]
+    return sentence
+
+
+def unfront(sentence: str) -> str:
+    """ "On weekends I volunteer ..." -> "I volunteer ... on weekends"; others unchanged."""
+    sentence = _COMMENT_ADVERB.sub("", sentence)
+    m = _TIME_ADVERB.match(sentence)
+    if m:
+        return f"{m['subject']} {m['adverb'].lower()} {m['rest']}"
+    m = _FRONTED.match(sentence)
+    if not m:
+        return sentence
+    front = (m["front"] or m["front2"]).strip()
+    main = (m["main"] or m["main2"]).strip()
+    tail = re.match(r"^(.*?)([.!]*)$", main, re.S)
+    body, punct = (tail.group(1), tail.group(2)) if tail else (main, "")
+    return f"{body.rstrip(' ,')} {front[0].lower()}{front[1:]}{punct}"

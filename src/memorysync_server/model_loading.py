@@ -1,0 +1,101 @@
+"""The semantic model loads on a background thread, so the server answers its first request
+before the model is ready; whatever needs the model waits for it (and only that).
+
+Loading MiniLM (hash check, ONNX Runtime session, probe) takes 0.4 s on an idle machine and
+several seconds on a cold or busy one: far longer than everything else ``serve`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder, embedder_for
+
+log = logging.getLogger("memorysync_server")
+
+LOADING, LOADED, FAILED, NOT_USED = "loading", "loaded", "failed", "not used"
+
+
+class BackgroundEmbedder:
+    """An :class:`~memorysync_server.search.Embedder` whose model ``load()`` runs on a thread
+    started here. ``dim`` is known before loading ends; ``embed`` waits for the model, and raises
+    what loading raised when it failed. ``state`` is ``loading``, ``loaded`` or ``failed``."""
+
+    def __init__(
+        self,
+        load: Callable[[], Embedder],
+        *,
+        dim: int,
+        name: str = "model",
+        then: Callable[[Embedder], object] | None = None,
+    ) -> None:
+        self.dim = dim
+        self.name = name
+        self._model: Embedder | None = None
+        self._error: BaseException | None = None
+        self._loaded = threading.Event()  # embed() may run
+        self._done = threading.Event()  # and ``then`` (work that needs the model) has run too
+        threading.Thread(
+            target=self._load, args=(load, then), name="memorysync-model-load", daemon=True
+        ).start()
+
+    def _load(self, load: Callable[[], Embedder], then: Callable[[Embedder], object] | None) -> None:
+        try:
+            self._model = load()
+            self._loaded.set()
+            if then is not None:
+                then(self)
+        except Exception as error:  # kept for embed() to raise on the request that needs the model
+            self._error = error
+            log.error("the %s model could not be loaded: %s", self.name, error)
+        finally:
+            self._loaded.set()
+            self._done.set()
+
+    @property
+    def state(self) -> str:
+        if not self._done.is_set():
+            return LOADING
+        return FAILED if self._error is not None else LOADED
+
+    @property
+    def error(self) -> str | None:
+        return None if self._error is None else str(self._error)
+
+    def settled(self, timeout: float | None = None) -> bool:
+        """Wait until loading (and the work after it) has ended, well or not; whether it has."""
+        return self._done.wait(timeout)
+
+    def wait(self, timeout: float | None = None) -> Embedder:
+        """The loaded model (waiting up to ``timeout`` seconds, None: as long as loading takes)."""
+        if not self._loaded.wait(timeout):
+            raise TimeoutError(f"the {self.name} model is still loading")
+        if self._model is None:
+            assert self._error is not None
+            raise self._error
+        return self._model
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return self.wait().embed(texts)
+
+
+def serving_embedder(mode: str) -> Embedder:
+    """The embedder a server in search ``mode`` uses: the model of the dense modes loads in the
+    background (one load per process, :func:`memorysync_server.embedding.minilm`)."""
+    if mode not in ("semantic", "hybrid") or mode not in SEARCH_MODES:
+        return embedder_for(mode)
+    from .embedding import MiniLMEmbedder, minilm
+    from .retrieval.gate import warm_up
+
+    return BackgroundEmbedder(minilm, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up)
+
+
+def model_state(embedder: Embedder) -> tuple[str, str | None]:
+    """(state, error) of a server's embedder: ``not used`` for one with no model to load."""
+    if isinstance(embedder, BackgroundEmbedder):
+        return embedder.state, embedder.error
+    return (NOT_USED, None) if isinstance(embedder, HashingEmbedder) else (LOADED, None)

@@ -1,0 +1,168 @@
+"""Scores: how a fact's likeness to the prompt becomes its rank (lexical boost, importance,
+superseded facts below their superseders), the thresholds recall and search cut at, and the
+ranking of state records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..storage import StateRow
+from .embedders import Embedder
+from .index import UserIndex, _best, _in_sorted, _locate
+from .text import content_words, stem
+
+__all__ = [
+    "BM25_HALF",
+    "COMPANION_MARGIN",
+    "CONTEXT_RATIO",
+    "HYBRID_WEIGHT",
+    "IMPORTANCE_WEIGHT",
+    "LEXICAL_WEIGHT",
+    "NEUTRAL_IMPORTANCE",
+    "NOISE_FLOOR",
+    "RELEVANCE_THRESHOLD",
+    "SEMANTIC_NOISE_FLOOR",
+    "STATE_FLOOR",
+    "STATE_RELATIVE",
+    "SUPERSEDED_RATIO",
+    "companion_threshold",
+    "cosine_rank",
+    "weighted_by_importance",
+]
+
+# A prompt must score at least this to land in recall's `context`. Chosen from the hashed
+# features: one shared content word (or topic) between a short prompt and a short fact gives
+# ~0.2-0.5; unrelated texts only share stray character trigrams (< 0.1). See test_search.py.
+RELEVANCE_THRESHOLD = 0.15
+# Below this a match is hash-collision noise (stray trigrams), not similarity: query and state
+# search leave it out instead of returning every row with a score of 0.003.
+NOISE_FLOOR = 0.05
+LEXICAL_WEIGHT = 0.15
+# The semantic modes: cosine of sentence vectors. Related question/fact pairs score ~0.3-0.7,
+# unrelated ones ~0.0-0.2; recall's threshold moves with the prompt (see gate.py).
+SEMANTIC_NOISE_FLOOR = 0.1
+# Once a prompt's best memory passes the gate, the others join it down to the gate's threshold
+# less COMPANION_MARGIN (a question's second fact often scores a little under the gate: "what's
+# the weather in my city?" needs "User lives in Oslo" at 0.31 beside "User hates rain" at 0.37,
+# gate 0.33) but not below CONTEXT_RATIO of the best (a personal question's gate sits near 0,
+# where every fact about the person would follow).
+COMPANION_MARGIN = 0.05
+CONTEXT_RATIO = 0.6
+# State search ranks rather than gates: it leaves out records below a loose likeness (a made-up
+# word scores ~0.15 against anything) and those far below the best one.
+STATE_FLOOR = 0.2
+STATE_RELATIVE = 0.35
+HYBRID_WEIGHT = 0.3
+# A superseded fact scores at most this share of its superseder's score.
+SUPERSEDED_RATIO = 0.98
+# Importance (0..1, set by writes and moved by feedback) scales a score by at most this share
+# either way; 0.5, and a fact whose importance was never set, leave it as it is.
+IMPORTANCE_WEIGHT = 0.2
+NEUTRAL_IMPORTANCE = 0.5
+# bm25 mode: a fact whose BM25 is BM25_HALF scores 0.5.
+BM25_HALF = 3.0
+
+
+def _boosted(
+    index: UserIndex,
+    query: np.ndarray,
+    rows: np.ndarray,
+    scores: np.ndarray,
+    lexical: list[tuple[int, float]],
+    weight: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raise lexical matches by a bounded BM25 boost: ``cos + weight * bm25/best * (1 - cos)``.
+    Matches the coarse stage left out are scored exactly and added. (rows, boosted scores, the
+    scores before the boost)."""
+    best = max(b for _, b in lexical) or 1.0
+    fact_ids = np.array([i for i, _ in lexical], dtype=np.int64)
+    boost = np.array([weight * max(b, 0.0) / best for _, b in lexical], dtype=np.float32)
+    where, ok = index.positions(fact_ids)
+    where, boost = where[ok], boost[ok]
+    missing = np.setdiff1d(where, rows)
+    if len(missing):
+        rows = np.concatenate([rows, missing])
+        scores = np.concatenate([scores, np.clip(_best(index.matrix[missing], query), 0.0, 1.0)])
+    at, _ = _locate(rows, where)
+    likeness = scores
+    scores = scores.copy()
+    scores[at] = scores[at] + boost * (1.0 - scores[at])
+    return rows, scores, likeness
+
+
+def weighted_by_importance(
+    ids: np.ndarray, scores: np.ndarray, known: np.ndarray, values: np.ndarray
+) -> np.ndarray:
+    """``scores`` of the facts ``ids`` times ``1 + IMPORTANCE_WEIGHT * (importance - 0.5)``, kept
+    within [0, 1], for the facts ``known`` with importances ``values``: an important fact rises a
+    little, an unimportant one sinks a little, and a fact without importance (the usual case)
+    keeps its score."""
+    if len(known) == 0 or len(ids) == 0:
+        return scores
+    at, found = _locate(ids, known)
+    if not found.any():
+        return scores
+    at, factor = at[found], 1.0 + IMPORTANCE_WEIGHT * (values[found] - NEUTRAL_IMPORTANCE)
+    scores = scores.copy()
+    scores[at] = np.clip(scores[at] * factor, 0.0, 1.0)
+    return scores
+
+
+def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """A superseded fact ranks just below the fact that superseded it whenever both are ranked:
+    the newer fact states the current value of what the older one answered, so it takes the
+    older one's score if that is higher, and the older one keeps SUPERSEDED_RATIO of it.
+    ``old`` (ascending) and ``new`` pair each superseded fact with its superseder."""
+    # Only the ranked facts are looked up, not every superseded pair of the user.
+    at, is_old = _in_sorted(old, ids)
+    i = np.flatnonzero(is_old)
+    j, has_new = _locate(ids, new[at[i]])
+    i, j = i[has_new], j[has_new]
+    scores = scores.copy()
+    # Several older facts can share one superseder: it takes the best of their scores.
+    np.maximum.at(scores, j, scores[i])
+    scores[i] = np.minimum(scores[i], scores[j] * SUPERSEDED_RATIO)
+    return scores
+
+
+def companion_threshold(gate: float, best: float) -> float:
+    """The score the other memories need once the best one (``best``) passed the gate."""
+    return max(gate - COMPANION_MARGIN, CONTEXT_RATIO * best)
+
+
+def cosine_rank(
+    embedder: Embedder,
+    query: str,
+    items: Iterable[StateRow],
+    *,
+    floor: float = NOISE_FLOOR,
+    relative: float = 0.0,
+) -> list[tuple[float, StateRow]]:
+    """Scores state rows (read with their vectors) against ``query``; non-indexed rows by word
+    overlap. Indexed rows whose vector came from another embedder are embedded afresh. Rows
+    scoring below ``floor`` or below ``relative`` times the best score are left out."""
+    items = list(items)
+    q = embedder.embed([query])[0]
+    vectors = {item.id: item.vector for item in items}
+    stale = [item for item in items if item.indexed and (item.vector is None or item.vector.shape != q.shape)]
+    if stale:
+        vectors.update(zip((i.id for i in stale), embedder.embed([i.text for i in stale]), strict=True))
+    words = {stem(w) for w in content_words(query)}
+    ranked = []
+    for item in items:
+        vector = vectors[item.id]
+        if item.indexed and vector is not None:
+            score = float(np.clip(vector @ q, 0.0, 1.0))
+            keep = score >= floor
+        else:
+            have = {stem(w) for w in content_words(item.text)}
+            score = len(words & have) / len(words) if words else 0.0
+            keep = score >= NOISE_FLOOR
+        if keep:
+            ranked.append((round(min(score, 1.0), 6), item))
+    ranked.sort(key=lambda pair: (-pair[0], pair[1].id))
+    if ranked and relative:
+        ranked = [pair for pair in ranked if pair[0] >= relative * ranked[0][0]]
+    return ranked

@@ -1,0 +1,374 @@
+"""Search: one user's facts ranked against a prompt, strictly per (tenant, user), with per-user
+vectors cached in memory. Four modes (``SEARCH_MODES``):
+
+- ``semantic`` (default): cosine of sentence vectors (``embedding.MiniLMEmbedder``); recall
+  passes the ranking through a per-prompt relevance gate (``gate.RelevanceGate``).
+- ``hybrid``: semantic plus a bounded BM25 boost from the storage's lexical index.
+- ``lexical``: the original search: hashed word, topic and character n-gram vectors
+  (``HashingEmbedder``) plus the bounded BM25 boost, ``cos + 0.15 * lex * (1 - cos)`` where
+  ``lex`` is the fact's BM25 relative to the best lexical match, so scores stay in [0, 1].
+- ``bm25``: BM25 alone, the baseline.
+
+In every mode a fact marked ``superseded_by`` a newer one ranks just below it, and (except
+``bm25``) a fact's importance moves its score a little (``weighted_by_importance``). Users with more
+than EXACT_SCAN_ROWS facts are scanned in two stages (a 64-wide projection, then exact scores).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+
+import numpy as np
+
+from ..storage import KEPT_TURN, Fact, FactsChange, Storage
+from .backfill import Backfill
+from .embedders import Embedder, check_mode
+from .gate import RelevanceGate
+from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted
+from .ranking import (
+    BM25_HALF,
+    HYBRID_WEIGHT,
+    LEXICAL_WEIGHT,
+    NOISE_FLOOR,
+    RELEVANCE_THRESHOLD,
+    SEMANTIC_NOISE_FLOOR,
+    _below_superseders,
+    _boosted,
+    companion_threshold,
+    weighted_by_importance,
+)
+from .text import FTS_WORD, STOPWORDS, content_words, stem, third_person
+from .turns import POOL, one_per_turn, turn_of
+
+__all__ = ["FactSearch"]
+
+log = logging.getLogger("memorysync_server")
+# Which memories a search may return (a type or metadata filter of the route).
+Keep = Callable[[Fact], bool]
+# How many of the most similar rows ``nearest`` reads to find the most similar fact.
+NEAREST_POOL = 8
+
+# FTS5 ranks every fact matching a term before it can return the best few, so a term found in
+# more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
+LEXICAL_MAX_DOCS = 2000
+
+
+class FactSearch:
+    """Ranks one user's facts against a prompt; keeps each user's vectors in memory until a write.
+
+    ``mode`` picks the ranking: ``lexical`` (hashed vectors plus a BM25 boost, the original
+    search), ``bm25`` (FTS5 BM25 alone), ``semantic`` (cosine of sentence vectors) or ``hybrid``
+    (cosine plus a bounded BM25 boost). In every mode a superseded fact ranks below the fact that
+    superseded it. ``stages`` counts which search stages ran (benchmarks report it).
+    """
+
+    def __init__(
+        self, store: Storage, embedder: Embedder, *, mode: str = "lexical", max_cached_rows: int = 500_000
+    ) -> None:
+        check_mode(mode)
+        self.mode = mode
+        self.max_cached_rows = max_cached_rows
+        self.store = store
+        self.embedder = embedder
+        self.stages: Counter[str] = Counter()
+        self.gate = RelevanceGate(embedder) if self.dense else None
+        # Embeds facts stored without their vector (backfill.Backfill); set by create_app.
+        self.backfill: Backfill | None = None
+        self._cache: OrderedDict[tuple[str, str], UserIndex] = OrderedDict()
+        self._generation: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+        store.on_facts_changed(self.invalidate)
+
+    @property
+    def dense(self) -> bool:
+        return self.mode in ("semantic", "hybrid")
+
+    def invalidate(self, change: FactsChange) -> None:
+        """Apply a committed change to the cached index in place of re-reading the user's rows
+        (a 100k-row reload costs ~1 s; appending one row costs a copy)."""
+        key = (change.tenant, change.user_id)
+        with self._lock:
+            self._generation[key] = self._generation.get(key, 0) + 1
+            index = self._cache.pop(key, None)
+            if index is None or change.unknown:
+                return
+            if change.removed_ids:
+                index = index.without(np.asarray(change.removed_ids, dtype=np.int64))
+            if change.added_ids:
+                added = np.asarray(change.added_vectors, dtype=np.float32)
+                if added.ndim != 2 or added.shape[1] not in (0, self.embedder.dim):
+                    return
+                # Facts stored without a vector yet (width 0) join when their vectors are written.
+                if added.shape[1]:
+                    index = index.appended(np.asarray(change.added_ids, dtype=np.int64), added)
+            if change.superseded:
+                index.superseded = _changed(index.superseded, change.superseded)
+            if change.importance:
+                index.importance = _changed(index.importance, change.importance)
+            self._cache[key] = index
+
+    def _refresh_stale_vectors(self, tenant: str, user_id: str) -> None:
+        """Facts stored by another embedder (an older release, another --search mode) get this
+        embedder's vectors, written back once, so every fact stays searchable."""
+        stale = self.store.facts.with_other_vectors(tenant, user_id, self.embedder.dim)
+        if stale:
+            log.info("re-embedding %d facts of one user for the %r search", len(stale), self.mode)
+        for start in range(0, len(stale), 256):
+            chunk = stale[start : start + 256]
+            vectors = self.embedder.embed([text for _, text in chunk])
+            self.store.facts.replace_vectors(
+                tenant,
+                user_id,
+                [(fact_id, vector) for (fact_id, _), vector in zip(chunk, vectors, strict=True)],
+            )
+
+    def _index(self, tenant: str, user_id: str) -> UserIndex:
+        key = (tenant, user_id)
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
+        self.stages["load"] += 1
+        with self._lock:
+            generation = self._generation.get(key, 0)
+        ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        if self.store.facts.page(tenant, user_id, 1, 0, kept_turns=True)[1] != len(ids):
+            # Some facts carry another embedder's vectors: give them ours, then read again.
+            self._refresh_stale_vectors(tenant, user_id)
+            with self._lock:
+                generation = self._generation.get(key, 0)
+            ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        # Hashed prompts touch few features: column-major lets the lexical mode read only those
+        # columns. Dense sentence vectors use every column, so rows stay contiguous.
+        matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)
+        index = UserIndex(
+            ids,
+            matrix,
+            self.store.facts.superseded(tenant, user_id),
+            self.dense,
+            self.store.facts.importance(tenant, user_id),
+        )
+        with self._lock:
+            # A write that landed while we read makes this copy stale: use it once, do not cache it.
+            if self._generation.get(key, 0) == generation:
+                self._cache[key] = index
+                # Bound memory by rows, not users: one user with 100k facts weighs as much as
+                # a thousand small ones. The least recently searched users are dropped first.
+                while (
+                    len(self._cache) > 1
+                    and sum(len(v.ids) for v in self._cache.values()) > self.max_cached_rows
+                ):
+                    self._cache.popitem(last=False)
+        return index
+
+    def _selective_terms(self, tenant: str, prompt: str) -> list[str]:
+        # The lexical index holds exact lower-cased words, so these look up exactly.
+        words = list(dict.fromkeys(w for w in FTS_WORD.findall(prompt.lower()) if w not in STOPWORDS))[:32]
+        counts = self.store.lexical.document_frequencies(tenant, words)
+        selective = [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
+        self.stages["lexical" if selective else "lexical skipped (no selective term)"] += 1
+        return selective
+
+    def _lexical(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[int, float]]:
+        terms = self._selective_terms(tenant, prompt)
+        return self.store.lexical.match(tenant, user_id, terms, limit=max(50, 4 * k)) if terms else []
+
+    def _bm25(self, tenant: str, user_id: str, prompt: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+        # BM25 alone (the baseline): every content word of the prompt, stemmed and matched as a
+        # prefix ("cheer" finds "cheers"), no vector stage. The score saturates instead of being
+        # relative to the best match, so a prompt whose only match is one stray word scores low.
+        self.stages["bm25"] += 1
+        terms = list(dict.fromkeys(stem(w) + "*" for w in content_words(prompt) if len(stem(w)) >= 3))[:32]
+        matches = self.store.lexical.match(tenant, user_id, terms, limit=max(k, 1), prefix=True)
+        ids = np.array([i for i, _ in matches], dtype=np.int64)
+        scores = np.array([b / (b + BM25_HALF) for _, b in matches], dtype=np.float32)
+        order = np.argsort(ids)
+        return ids[order], scores[order]
+
+    def _vector_scores(self, index: UserIndex, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(row positions, cosine scores): every row, or the coarse stage's candidates."""
+        if self.mode == "lexical":
+            self.stages["vector (hashed columns)"] += 1
+            # A prompt touches few hashed features: multiply only those columns.
+            active = np.flatnonzero(query)
+            return np.arange(len(index.ids)), np.clip(index.matrix[:, active] @ query[active], 0.0, 1.0)
+        rows = index.candidates(query, max(COARSE_CANDIDATES, 8 * k))
+        if rows is None:
+            self.stages["vector (exact)"] += 1
+            return np.arange(len(index.ids)), np.clip(_best(index.matrix, query), 0.0, 1.0)
+        self.stages["vector (coarse + exact rerank)"] += 1
+        if index.superseded:
+            # A candidate's superseder is scored too, so the newer value can rank above it.
+            old, new = index.superseded_pairs()
+            at, is_old = _in_sorted(old, index.ids[rows])
+            where, ok = index.positions(new[at[is_old]])
+            rows = np.union1d(rows, where[ok])
+        return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
+
+    def _scores(
+        self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """(fact ids, scores, likeness) of the facts worth ranking, and the vector the recall
+        gate reads. ``likeness`` is the score before any lexical boost: what the gate compares,
+        since a prompt that shares a word with a fact is not about the person for that."""
+        if self.mode == "bm25":
+            ids, scores = self._bm25(tenant, user_id, prompt, k)
+            return ids, scores, scores, None
+        queries = None
+        if self.backfill is not None and self.backfill.pending(tenant, user_id):
+            # The user's newest facts have no vector yet: they are embedded now, in one batch
+            # with the prompt (or the search waits for the background batch holding them).
+            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt, gated=gated))
+        index = self._index(tenant, user_id)
+        if len(index.ids) == 0:
+            return index.ids, np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32), None
+        if queries is None:
+            queries = self.embedder.embed(self._query_texts(prompt, gated=gated))
+        # The first text is ranked against; the last one is what recall's gate reads.
+        query, as_written = queries[0], queries[-1]
+        if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
+            none = np.zeros(0, dtype=np.float32)
+            return index.ids[:0], none, none, as_written
+        rows, scores = self._vector_scores(index, query, k)
+        likeness = scores
+        weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
+        if weight:
+            lexical = self._lexical(tenant, user_id, prompt, k)
+            if lexical:
+                rows, scores, likeness = _boosted(index, query, rows, scores, lexical, weight)
+        ids = index.ids[rows]
+        if index.importance:
+            scores = weighted_by_importance(ids, scores, *index.importance_arrays())
+        if index.superseded:
+            scores = _below_superseders(ids, scores, *index.superseded_pairs())
+        return ids, scores, likeness, as_written
+
+    def _query_texts(self, prompt: str, *, gated: bool) -> list[str]:
+        """The text facts are ranked against, then (when it differs) the text recall's gate reads."""
+        if not self.dense:
+            return [prompt]
+        # Facts read "User ...", so a first-person prompt ("where do I live?") is ranked in the
+        # third person. The gate reads the prompt as written: "How do I sort a list?" is a task,
+        # while "How do the user sort a list?" sounds like a question about someone. Both texts
+        # go through the model in one run, and the second only when recall needs the gate.
+        rewritten = third_person(prompt)
+        return [rewritten, prompt] if gated and rewritten != prompt else [rewritten]
+
+    def nearest(
+        self, tenant: str, user_id: str, vector: np.ndarray, *, before: int
+    ) -> tuple[int, float] | None:
+        """The fact most similar to ``vector`` among the user's facts older than ``before``.
+        Runs inside a write, so it never fills the cache (the write is not committed yet)."""
+        key = (tenant, user_id)
+        with self._lock:
+            index = self._cache.get(key)
+        if index is not None:
+            ids, matrix = index.ids, index.matrix
+        else:
+            ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        older = ids < before
+        if not older.any() or matrix.shape[1] != vector.shape[0]:
+            return None
+        scores = np.where(older, matrix @ vector, -np.inf)  # scores first: no copy of the rows
+        # A kept turn is what was said, not a fact a newer one can replace: the nearest fact is
+        # looked for among the best few rows (the turn a fact came from is usually the nearest).
+        count = min(NEAREST_POOL, len(ids))
+        near = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
+        best = [int(i) for i in near[np.argsort(-scores[near], kind="stable")] if np.isfinite(scores[i])]
+        kinds = {
+            f.id: f.event_type for f in self.store.facts.get(tenant, user_id, (int(ids[i]) for i in best))
+        }
+        for i in best:
+            if kinds.get(int(ids[i]), KEPT_TURN) != KEPT_TURN:
+                return int(ids[i]), float(scores[i])
+        return None
+
+    def search(
+        self, tenant: str, user_id: str, prompt: str, k: int, *, keep: Keep | None = None
+    ) -> list[tuple[Fact, float]]:
+        """The user's ``k`` best facts for ``prompt`` above the noise floor, with their scores in
+        [0, 1], best first; with ``keep``, only the memories it accepts (a type filter, say)."""
+        return self._ranked(tenant, user_id, prompt, k, keep=keep)[0]
+
+    def _ranked(
+        self,
+        tenant: str,
+        user_id: str,
+        prompt: str,
+        k: int,
+        *,
+        gated: bool = False,
+        without: Callable[[], int | None] = lambda: None,
+        keep: Keep | None = None,
+    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None, float]:
+        self.store.sync_facts(tenant, user_id)  # another server process may have written
+        ids, scores, likeness, query = self._scores(tenant, user_id, prompt, k, gated=gated)
+        if len(ids) == 0:
+            return [], query, 0.0
+        count = min(POOL * k, len(ids))
+        pool = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
+        pool = pool[np.lexsort((-ids[pool], -scores[pool]))]
+        floor = self.noise_floor
+        top = [int(i) for i in pool if scores[i] >= floor]
+        facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
+        by_id = {fact.id: fact for fact in facts}
+        left_out = without()
+        out = []
+        liked = 0.0  # the best likeness outside the turn left out, for recall's gate
+        for i in top:
+            fact = by_id.get(int(ids[i]))
+            # A filter applies before turns are grouped: a turn asked for by type stands for itself.
+            if fact is not None and (keep is None or keep(fact)):
+                out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
+                if turn_of(fact) != left_out:
+                    liked = max(liked, float(likeness[i]))
+        return one_per_turn(out, k, without=left_out), query, liked
+
+    def _said(self, tenant: str, user_id: str, prompt: str) -> int | None:
+        """The kept turn whose words are ``prompt``, if the person's message was captured. Looked
+        up after the ranking read the rows: a turn stored meanwhile is in neither (its facts
+        commit with it), while one looked up first could land in the ranking unnoticed."""
+        said = self.store.facts.find_by_text(tenant, user_id, prompt.strip())
+        return said.id if said is not None and said.event_type == KEPT_TURN else None
+
+    @property
+    def noise_floor(self) -> float:
+        return SEMANTIC_NOISE_FLOOR if self.dense else NOISE_FLOOR
+
+    def recall(
+        self, tenant: str, user_id: str, prompt: str, k: int, *, keep: Keep | None = None
+    ) -> list[tuple[Fact, float]]:
+        """The facts worth putting in front of the model for ``prompt``: ``search`` through the
+        relevance gate (empty when the prompt concerns nothing this user told us).
+
+        The prompt itself, when it was captured as a turn just before this recall (adapters
+        send the person's message before asking), is left out with its facts: echoing it back
+        would push out what the person said before. No cut relative to the best score: a
+        question often needs a second fact that scores well below the first ("What's the
+        weather in my city?" needs where the person lives, below "User hates rain"): once the
+        best memory passes the gate, the others need ``companion_threshold``."""
+        ranked, query, likeness = self._ranked(
+            tenant,
+            user_id,
+            prompt,
+            k,
+            gated=True,
+            without=lambda: self._said(tenant, user_id, prompt),
+            keep=keep,
+        )
+        if not ranked:
+            return []
+        if self.gate is not None and query is not None:
+            threshold = self.gate.threshold(query)
+        else:
+            threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
+        best = ranked[0][1]
+        if min(best, likeness) < threshold:
+            return []
+        if self.gate is not None:
+            threshold = companion_threshold(threshold, best)
+        return [(fact, score) for fact, score in ranked if score >= threshold]

@@ -1,0 +1,70 @@
+"""Text as retrieval reads it: stopwords, words, stems, and first-person words retold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["FTS_WORD", "STOPWORDS", "content_words", "retell_first_person", "stem", "third_person"]
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOPWORDS = _wordset(
+    """a an the and or but so if then than to of in on at by for with from into onto about as is am are was
+    were be been being do does did doing have has had having i i'm im me my mine myself we us our you your
+    yours he him his she her it its they them their this that these those there here what which who whom whose
+    when where why how can could would should will shall may might must not no yes ok okay please thanks thank
+    just really very also too any some all each every user user's users's s t d ll m re ve let lets let's
+    tell give show know want need like get got make about up down out over again more most much many
+    i'd i'll i've it's what's that's don't doesn't didn't can't won't isn't aren't"""
+)
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+FTS_WORD = re.compile(r"[^\W_]+")
+
+
+def stem(word: str) -> str:
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+
+
+def retell_first_person(text: str, pronouns: re.Pattern[str], forms: Mapping[str, str]) -> str:
+    """``text`` with each first-person word that ``pronouns`` finds replaced, in one pass, by its
+    entry in ``forms``: the word as written, else in lower case with single spaces ("I  Am")."""
+
+    def retold(m: re.Match[str]) -> str:
+        word = m.group(0)
+        return forms.get(word) or forms[" ".join(word.lower().split())]
+
+    return pronouns.sub(retold, text)
+
+
+# The pattern decides which spellings are retold ("I'm", "Im" and "im", but not "i'm").
+_PROMPT_PRONOUNS = re.compile(r"\b(?:I'm|I am|[Ii]m|I've|I'd|I'll|[Mm]y|[Mm]ine|[Mm]yself|[Mm]e|I)\b")
+_PROMPT_FORMS = {
+    "i'm": "the user is",
+    "i am": "the user is",
+    "im": "the user is",
+    "i've": "the user has",
+    "i'd": "the user would",
+    "i'll": "the user will",
+    "my": "the user's",
+    "mine": "the user's",
+    "myself": "the user",
+    "me": "the user",
+    "i": "the user",
+}
+
+
+def third_person(prompt: str) -> str:
+    """``prompt`` with first-person pronouns replaced by "the user" (grammar left as it is)."""
+    return retell_first_person(prompt, _PROMPT_PRONOUNS, _PROMPT_FORMS)

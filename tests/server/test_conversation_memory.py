@@ -1,0 +1,163 @@
+"""What a person said stays findable: each turn is kept as a memory of its own kind (``conversation``)
+beside the facts distilled from it, with when it was said; recall's block dates every line.
+Over real HTTP, on both engines."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from memorysync_server import LocalServer
+from memorysync_server.timephrases import resolve
+
+from .api import Api
+
+MARCH = "2026-03-10T12:00:00Z"  # a Tuesday
+
+
+@pytest.fixture
+def api(server: LocalServer) -> Api:
+    client = Api(server)
+    yield client
+    client.close()
+
+
+def _query(api: Api, user: str, prompt: str, **body: object) -> list[dict]:
+    return api.v1("/v1/memory/query", user, prompt=prompt, k=10, **body)["memories"]
+
+
+def test_a_turn_without_a_fact_is_still_found_and_listings_show_facts_only(api: Api) -> None:
+    # Chat that yields no fact: before, nothing of it could be found again.
+    said = "Haha, the karaoke night at Lucy's was wild, Priya sang Bohemian Rhapsody twice!"
+    api.turn("u", said, occurred_at=MARCH)
+    api.turn("u", "I'm vegan.", occurred_at=MARCH)
+    found = _query(api, "u", "Who sang Bohemian Rhapsody at karaoke?")
+    assert found[0]["text"] == said and found[0]["metadata"]["write_origin"] == "turn"
+    # The person's facts: the v1 list, the SDK's export and the inspector's count leave turns out.
+    assert api.texts("u") == ["User is vegan"]
+    export = api.http.get("/memory/export", headers={"X-End-User-ID": "u"}).json()
+    assert [m["text"] for m in export["memories"]] == ["User is vegan"]
+    # ...and `types` asks for them.
+    turns = _query(api, "u", "What does the user eat?", types=["conversation"])
+    assert turns[0]["text"] == "I'm vegan." and {m["metadata"]["write_origin"] for m in turns} == {"turn"}
+
+
+def test_a_fact_and_the_turn_it_came_from_take_one_place(api: Api) -> None:
+    api.turn("u", "I'm allergic to penicillin.")
+    api.turn("u", "I play the cello in an amateur orchestra.")
+    for prompt in ("Which medicines must the user avoid?", "What does the user do in their free time?"):
+        found = _query(api, "u", prompt)
+        sources = [m["metadata"].get("distilled_from") or m["memory_id"] for m in found]
+        assert len(sources) == len(set(sources)), prompt  # never a turn beside its own fact
+    # The fact stands for its turn when it matches about as well: short, dated, kept current.
+    assert (
+        _query(api, "u", "Which medicines must the user avoid?")[0]["text"]
+        == "User is allergic to penicillin"
+    )
+
+
+def test_facts_carry_when_they_were_said_and_relative_times_are_resolved(api: Api) -> None:
+    api.turn(
+        "u",
+        "I went to a support group yesterday and I'm running a charity race next month.",
+        occurred_at=MARCH,
+    )
+    facts = api.facts("u")["memories"]
+    assert {m["metadata"]["occurred_at"] for m in facts} == {"2026-03-10T12:00:00Z"}
+    assert "User went to a support group on 9 March 2026" in api.texts("u")
+    recalled = api.v1("/v1/memory/recall", "u", prompt="When did the user go to the support group?")
+    lines = recalled["context"].splitlines()
+    assert lines[0] == "- [10 March 2026] User went to a support group on 9 March 2026"
+
+
+def test_a_kept_turn_is_quoted_with_its_dates_in_the_block(api: Api) -> None:
+    said = "Ugh, long week. The good news: my sister Ana visited last weekend with her twins."
+    api.turn("u", said, occurred_at=MARCH)
+    recalled = api.v1("/v1/memory/recall", "u", prompt="Who visited the user last weekend?")
+    quoted = [line for line in recalled["context"].splitlines() if "said:" in line]
+    assert quoted == [
+        '- [10 March 2026] User said: "Ugh, long week. The good news: my sister Ana visited last weekend'
+        ' (the weekend of 7 March 2026) with her twins."'
+    ]
+
+
+def test_recall_leaves_out_the_turn_it_answers(api: Api) -> None:
+    # Adapters capture the person's message before they recall for it: its own words (and their
+    # facts) must not come back and push out what was said before.
+    api.turn("u", "I'm allergic to peanuts.")
+    prompt = "I'm hosting a party on Saturday and want to bake a nutty cake for it."
+    api.turn("u", prompt)
+    recalled = api.v1("/v1/memory/recall", "u", prompt=prompt)
+    assert "User is allergic to peanuts" in [m["text"] for m in recalled["memories"]]
+    assert all("party" not in m["text"] for m in recalled["memories"])
+
+
+def test_a_question_is_not_kept_as_a_memory(api: Api) -> None:
+    api.turn("u", "What snack should I bring to the party?")
+    assert _query(api, "u", "snack for the party", types=["conversation"]) == []
+
+
+def test_a_replaced_fact_and_the_turn_it_came_from_rank_below_the_new_one(api: Api) -> None:
+    api.turn("u", "I live in Oslo, by the harbour.")
+    api.turn("u", "I moved to Bergen last month.", occurred_at=MARCH)
+    ranked = [m["text"] for m in _query(api, "u", "Which city does the user live in?")]
+    assert ranked[0] == "User moved to Bergen in February 2026"
+    assert ranked.index("User moved to Bergen in February 2026") < min(
+        ranked.index(t) for t in ranked if "Oslo" in t
+    )
+
+
+def test_a_second_fact_a_question_needs_is_not_cut(api: Api) -> None:
+    api.turn("u", "I hate rain.")
+    api.turn("u", "I live in Oslo.")
+    api.turn("u", "I'm allergic to penicillin.")
+    recalled = [
+        m["text"]
+        for m in api.v1("/v1/memory/recall", "u", prompt="What is the weather like in my city today?")[
+            "memories"
+        ]
+    ]
+    assert {"User hates rain", "User lives in Oslo"} <= set(recalled)
+    assert "User is allergic to penicillin" not in recalled
+
+
+def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
+    said = "My brother Tomas and I are restoring a 1972 Volvo in his garage."
+    api.v1(
+        "/v1/history/append",
+        "u",
+        session_id="s",
+        turns=[{"role": "user", "content": said, "occurred_at": MARCH}],
+    )
+    (turn,) = _query(api, "u", "What car is being restored?", types=["conversation"])
+    assert turn["text"] == said and turn["metadata"]["session_id"] == "s"
+    gone = api.v1("/v1/history/delete", "u", session_id="s", delete_derived_facts=True)
+    assert turn["memory_id"] in gone["deleted_fact_ids"]
+    assert _query(api, "u", "What car is being restored?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("User went there yesterday", "User went there on 9 March 2026"),
+        ("User ran a race last Sunday", "User ran a race on 8 March 2026"),
+        ("User visits next Friday", "User visits on 13 March 2026"),
+        ("User moved last month", "User moved in February 2026"),
+        ("User has lived there since last year", "User has lived there since 2025"),
+        ("User adopted a cat two weeks ago", "User adopted a cat around 24 February 2026"),
+        ("User spoke at a school last week", "User spoke at a school in the week before 10 March 2026"),
+        ("User started 3 years ago", "User started in 2023"),
+        ("User goes camping next month", "User goes camping in April 2026"),
+        ("User had an interview on Friday", "User had an interview on 6 March 2026"),
+        ("User starts the new job on Monday", "User starts the new job on 16 March 2026"),
+        (
+            "User is excited about the gig on Friday",
+            "User is excited about the gig on Friday",
+        ),  # unclear: as said
+        ("User went there recently", "User went there recently"),
+    ],
+)
+def test_relative_time_phrases(text: str, expected: str) -> None:
+    assert resolve(text, datetime(2026, 3, 10, 12, 0)) == expected
+    assert resolve(text, date(2026, 3, 10)) == expected

@@ -1,0 +1,59 @@
+"""Conversation quality floors: long multi-session chats through a real LocalServer with the
+default search, as ``make eval`` runs them (eval/conversations.py). The chats written for this
+project always run; of LoCoMo's dev split (read from ../shared, never copied here) the shortest
+conversation runs when the folder is there. Floors sit a little below what ``make eval``
+measures, so a change that loses what people said fails here instead of slipping through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from eval.conversations import CHATS, SetResult, load_conversation, locomo_dir, run_set
+
+# (hit@5, block holds evidence, date in block) at least; empty blocks at most.
+FLOORS = {
+    "own chats": {"hit@5": 0.84, "block holds evidence": 0.74, "date in block": 0.40, "empty blocks": 0.07},
+    "locomo-dev 30": {
+        "hit@5": 0.64,
+        "block holds evidence": 0.60,
+        "date in block": 0.60,
+        "empty blocks": 0.04,
+    },
+}
+
+
+def _measure(name: str, paths: list[Path], tmp: Path) -> SetResult:
+    return run_set(name, [load_conversation(p) for p in paths], tmp)
+
+
+@pytest.fixture(scope="module")
+def own(tmp_path_factory: pytest.TempPathFactory) -> dict[str, float]:
+    paths = sorted(CHATS.glob("*.json"))
+    assert len(paths) >= 3
+    return _measure("own chats", paths, tmp_path_factory.mktemp("own")).metrics()
+
+
+@pytest.fixture(scope="module")
+def locomo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, float]:
+    found = locomo_dir()
+    if found is None or not (found / "30.json").exists():
+        pytest.skip("LoCoMo's dev split is not beside this checkout (../shared/data/locomo-dev)")
+    return _measure("locomo-dev 30", [found / "30.json"], tmp_path_factory.mktemp("locomo")).metrics()
+
+
+def _check(measured: dict[str, float], floors: dict[str, float]) -> None:
+    for metric, floor in floors.items():
+        if metric == "empty blocks":
+            assert measured[metric] <= floor, f"{metric} rose to {measured[metric]:.3f} (ceiling {floor})"
+        else:
+            assert measured[metric] >= floor, f"{metric} fell to {measured[metric]:.3f} (floor {floor})"
+
+
+def test_own_chats_stay_above_their_floors(own: dict[str, float]) -> None:
+    _check(own, FLOORS["own chats"])
+
+
+def test_a_locomo_conversation_stays_above_its_floors(locomo: dict[str, float]) -> None:
+    _check(locomo, FLOORS["locomo-dev 30"])
