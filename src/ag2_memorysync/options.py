@@ -93,13 +93,17 @@ def merge(group: Group | None, cls: type[Group], loose: Mapping[str, Any]) -> Gr
     given) applied; a setting given both ways must agree."""
     names = {f.name for f in dataclasses.fields(cls)}
     given: dict[str, Any] = {}
+    origin: dict[str, str] = {}
     for key, value in loose.items():
         name = ALIASES.get(key, key)
         if value is None or name not in names:
             continue
         if name in given and given[name] != value:
-            raise ValueError(f"{name} and its former name {key} were both given, with different values.")
-        given[name] = value
+            raise ValueError(
+                f"{name} was given as {origin[name]}= and as {key}= with different values; "
+                f"give it once, as {name}=."
+            )
+        given[name], origin[name] = value, key
     if group is None:
         return cls(**given)
     if not isinstance(group, cls):
