@@ -199,7 +199,7 @@ def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored,
         return hits, await memory.aflush(5)
 
     hits, flushed = asyncio.run(main())
-    assert flushed and "peanuts" in hits[0].text
+    assert flushed and any("peanuts" in hit.text for hit in hits)
     assert "peanuts" in memory_messages(model.calls[0])[0]
     assert memory_messages(model.calls[1]) == [], "nothing relevant to the second message: no block"
     assert memory.stats()["recalled"] == 2
