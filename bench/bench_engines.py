@@ -25,9 +25,13 @@ from typing import Any
 
 import httpx
 
-from memorysync_server import LocalServer
-from memorysync_server.storage import NewFact
-from memorysync_server.storage.pg_throwaway import ThrowawayPostgres
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the throwaway PostgreSQL is test tooling, kept with the tests
+    sys.path.insert(0, str(ROOT))
+
+from memorysync_server import LocalServer  # noqa: E402
+from memorysync_server.storage import NewFact  # noqa: E402
+from tests.support.pg_throwaway import ThrowawayPostgres  # noqa: E402
 
 KEY, TENANT, USER = "ms_bench_engines00000000", "t_bench", "bench-user"
 RECALLS = 200

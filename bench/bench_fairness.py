@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 
 from memorysync_server import LocalServer
-from memorysync_server.spec import json_size
+from memorysync_server.http.spec import json_size
 from memorysync_server.storage import NewFact
 
 KEYS = {"ms_bench_a": "t_a", "ms_bench_b": "t_b"}

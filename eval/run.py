@@ -1,4 +1,5 @@
-"""``make eval``: every search mode side by side on the recall set, plus extraction quality.
+"""``make eval``: every search mode side by side on the recall set, extraction quality, and the
+conversation benchmark (eval/conversations.py: long multi-session chats).
 
 Prints one markdown table (rows = metrics, columns = search modes) and writes it, with the
 misses of each mode, to ``eval/out/``. ``python eval/run.py --modes semantic`` runs a subset;
@@ -93,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=HERE / "data")
     parser.add_argument("--no-extraction", action="store_true")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--locomo",
+        type=Path,
+        default=None,
+        help="LoCoMo-format conversations (default: ../shared/data/locomo-dev)",
+    )
+    parser.add_argument("--no-conversations", action="store_true", help="skip the conversation benchmark")
     args = parser.parse_args(argv)
     data = load_data(args.data)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -112,6 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "details.json").write_text(
         json.dumps(details, indent=1, ensure_ascii=False), encoding="utf-8"
     )
+    if not args.no_conversations:
+        # Long multi-session chats (eval/conversations.py): LoCoMo's dev split and our own chats.
+        from eval.conversations import evaluate_conversations, report
+
+        started = time.perf_counter()
+        conversations, samples = evaluate_conversations(args.locomo)
+        text = report(conversations, samples)
+        print("\n" + text)
+        print(f"\n(conversation benchmark took {time.perf_counter() - started:.0f} s)")
+        (args.out / "conversations.md").write_text(text + "\n", encoding="utf-8")
     return 0
 
 

@@ -15,12 +15,12 @@ except ImportError as exc:  # say which extra brings them instead of a bare Modu
     ) from exc
 
 from .app import create_app
-from .auth import KeyRing
 from .embedding import MiniLMEmbedder
 from .extract import Extractor, RuleExtractor
-from .faults import Faults
+from .http.auth import KeyRing
+from .http.faults import Faults
+from .http.quota import Quota
 from .launcher import LocalServer
-from .quota import Quota
 from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
 
 __all__ = [

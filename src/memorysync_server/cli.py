@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from . import preflight
-from .auth import KeyRing
+from .http.auth import KeyRing
+from .http.request_checks import DEFAULT_MAX_BODY_BYTES
 from .launcher import DEFAULT_TENANT
-from .request_checks import DEFAULT_MAX_BODY_BYTES
 from .retrieval import DEFAULT_SEARCH, SEARCH_MODES
 from .version import version
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .auth import new_key
+from .http.auth import new_key
 from .storage import SettingStore
 
 DEV_KEY_SETTING = "dev_api_key"

@@ -13,9 +13,9 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
-from .auth import KeyRing, new_key
-from .faults import Faults
-from .quota import Quota, QuotaMeter
+from .http.auth import KeyRing, new_key
+from .http.faults import Faults
+from .http.quota import Quota, QuotaMeter
 from .storage import is_postgres
 
 DEFAULT_TENANT = "t_local"

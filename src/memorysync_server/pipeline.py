@@ -119,12 +119,16 @@ class TurnPlan:
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
-def only_asks(text: str) -> bool:
-    """Whether every sentence of ``text`` is a question: such a turn asks, it tells nothing about
-    the person, and kept as a memory it would outrank what they did tell ("What snack should I
-    bring?" beside "User is allergic to peanuts" when they next ask about food)."""
+def worth_keeping(text: str, facts: list[str]) -> bool:
+    """Whether a turn is kept as a memory beside its facts. Not when every sentence is a question:
+    such a turn asks, it tells nothing about the person, and kept it would outrank what they did
+    tell ("What snack should I bring?" beside "User is allergic to peanuts" when they next ask
+    about food). Not when it is one sentence that gave a fact: the fact already holds its words
+    ("I'm vegan." -> "User is vegan"), and keeping it too would double the cost of the write."""
     sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip(" .!?\n")]
-    return bool(sentences) and all(sentence.endswith("?") for sentence in sentences)
+    if not sentences or all(sentence.endswith("?") for sentence in sentences):
+        return False
+    return not (len(sentences) == 1 and facts)
 
 
 def said_at(occurred_at: str | None, now: datetime) -> datetime:
@@ -195,6 +199,14 @@ class Pipeline:
             for i, vector in zip(inline, self.embed([facts[i] for i in inline]), strict=True):
                 vectors[i] = vector
         return Drafts(list(facts), vectors)
+
+    def echoes(self, prompt: str) -> set[str]:
+        """The texts of the facts ``prompt`` gives when it arrives now as the person's turn."""
+        _, content = resolve_role(None, prompt, None, {})
+        said = self.store.clock()
+        return (
+            {resolve(fact, said) for fact in self._extract(content)} if not is_low_value(content) else set()
+        )
 
     def _extract(self, text: str, *, explicit: bool = False) -> list[str]:
         with self._work(len(text)):
@@ -281,7 +293,7 @@ class Pipeline:
             digest,
             self.drafts(facts, scope=scope),
             meta,
-            turn=None if only_asks(content) else self.drafts([content.strip()]),
+            turn=self.drafts([content.strip()]) if worth_keeping(content, facts) else None,
             said_at=iso(said),
         )
 
@@ -354,27 +366,3 @@ class Pipeline:
             return ids[0]
         said_before = self.store.facts.find_by_text(tenant, user_id, text)
         return None if said_before is None else said_before.id
-
-    def ingest_turn(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        text: str,
-        role: str | None,
-        speaker: str | None,
-        occurred_at: str | None,
-        source: str,
-        metadata: dict[str, Any] | None,
-        session_id: str | None = None,
-        origin: Origin | None = None,
-    ) -> Outcome:
-        plan = self.plan_turn(
-            text=text,
-            role=role,
-            speaker=speaker,
-            occurred_at=occurred_at,
-            metadata=metadata,
-            scope=(tenant, user_id),
-        )
-        return self.commit_turn(tenant, user_id, plan, source=source, session_id=session_id, origin=origin)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from ag2_memorysync import MemorySyncCapability, RetryPolicy
-from memorysync_server.quota import Quota
+from memorysync_server.http.quota import Quota
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
 from tests.ag2.test_chat import memory_messages
 
@@ -199,6 +199,7 @@ def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored,
         return hits, await memory.aflush(5)
 
     hits, flushed = asyncio.run(main())
+    # The search also finds what the person said ("The party is at my place"): the fact is among the hits.
     assert flushed and any("peanuts" in hit.text for hit in hits)
     assert "peanuts" in memory_messages(model.calls[0])[0]
     assert memory_messages(model.calls[1]) == [], "nothing relevant to the second message: no block"

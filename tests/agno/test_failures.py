@@ -10,7 +10,7 @@ import pytest
 from agno.db.schemas.memory import UserMemory
 
 from agno_memorysync import MemorySyncDb, MemorySyncError
-from memorysync_server.quota import Quota
+from memorysync_server.http.quota import Quota
 
 MARGIN = 1.0  # seconds of slack on top of a budget, for a loaded CI machine
 

@@ -103,11 +103,7 @@ def test_delete_by_string_ids_then_by_session_with_derived_facts(sdk: Sdk) -> No
 
     session = sdk.delete_history(tenant_id=t, user_id="alice", session_id="s-1", delete_derived_facts=True)
     assert sorted(session["deleted_ids"]) == sorted(i["id"] for i in items[:2])
-    # The fact and the turn it came from (kept as a memory of its own kind, listed only on request).
-    assert fact["metadata"]["distilled_from"] in session["deleted_fact_ids"]
-    assert sorted(session["deleted_fact_ids"]) == sorted(
-        [fact["memory_id"], fact["metadata"]["distilled_from"]]
-    )
+    assert session["deleted_fact_ids"] == [fact["memory_id"]]
     assert sdk.list_memories(tenant_id=t, user_id="alice")["total"] == 0
     assert sdk.list_history(tenant_id=t, user_id="alice", session_id="s-1")["total"] == 0
 

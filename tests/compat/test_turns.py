@@ -33,10 +33,9 @@ def test_a_turn_becomes_facts_that_list_and_recall_return(sdk: Sdk) -> None:
     assert fact["memory_id"].startswith("m_")
     assert fact["source"] == "chat"  # the SDK's default source
     # The SDK folds session_id= into metadata; scalars reach the fact, objects and reserved keys don't.
-    # The server adds when it was said and the turn it came from (kept, searchable, not listed).
+    # The server adds when it was said.
     said = fact["metadata"].pop("occurred_at")
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", said)
-    assert fact["metadata"].pop("distilled_from").startswith("m_")
     assert fact["metadata"] == {
         "channel": "web",
         "session_id": "chat-1",

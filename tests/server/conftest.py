@@ -23,7 +23,7 @@ _names = itertools.count()
 def postgres_cluster() -> Iterator[object]:
     """One PostgreSQL server for the whole run, with a migrated template database to copy."""
     from memorysync_server.storage import open_storage
-    from memorysync_server.storage.pg_throwaway import ThrowawayPostgres
+    from tests.support.pg_throwaway import ThrowawayPostgres
 
     if "postgres" not in ENGINES:
         pytest.skip("MEMORYSYNC_TEST_ENGINES leaves PostgreSQL out")

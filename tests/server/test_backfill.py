@@ -88,8 +88,7 @@ def test_history_append_facts_are_found_by_the_next_recall(server: LocalServer, 
         {"role": "user", "content": s, "idempotency_key": f"k{i}"} for i, (s, _) in enumerate(STATEMENTS)
     ]
     api.v1("/v1/history/append", "u", session_id="s", turns=turns)
-    # Each turn waits twice: for its fact's vector and its own (it is kept as a memory too).
-    assert len(_pending(server)) == 2 * len(STATEMENTS)
+    assert len(_pending(server)) == len(STATEMENTS)
     assert "User's daughter is called Ingrid" in _recalled(api, "u", "What is the name of the user's child?")
     assert not _pending(server)  # the search embedded the user's pending facts, all of them
 
@@ -104,11 +103,11 @@ def test_facts_pending_at_a_restart_are_embedded_after_it(db: object) -> None:
         api.turn("other", "I grow tomatoes on my balcony.")
         api.close()
         pending = _pending(server)
-        assert len(pending) == 2 * (len(STATEMENTS) + 1)  # each turn's fact and the turn itself
+        assert len(pending) == len(STATEMENTS) + 1
         server.restart()
         # Nobody searches: the new process finds the facts left without a vector and embeds them.
         _settled(server)
-        assert server.app.services.backfill.embedded == 2 * (len(STATEMENTS) + 1)
+        assert server.app.services.backfill.embedded == len(STATEMENTS) + 1
         api = Api(server)
         assert "User grows tomatoes on their balcony" in _recalled(api, "other", "Does the user garden?")
         assert "User drives an old red Volvo" in _queried(api, "u", "What car does the user have?")
@@ -211,9 +210,8 @@ def test_writes_embed_their_own_facts_while_the_backlog_is_long(server: LocalSer
     backfill.backlog = 3
     for statement, _ in STATEMENTS[:5]:
         api.turn("u", statement)
-    # The first two turns (a fact and the turn kept, each) waited for the background; the next
-    # three found it behind and embedded their own.
-    assert len(_pending(server)) == 4
+    # The first three waited for the background; the next two found it behind and embedded their own.
+    assert len(_pending(server)) == 3
     assert "User drives an old red Volvo" in _queried(api, "u", "What car does the user have?")
     assert not _pending(server)
 
@@ -224,7 +222,7 @@ def test_a_stated_change_supersedes_a_fact_still_waiting_for_its_vector(
     server.app.services.backfill.close()
     api.turn("u", "I use a cheap Android phone.")
     api.turn("u", "I play the cello.")
-    assert len(_pending(server)) == 4  # two facts and the two turns they came from
+    assert len(_pending(server)) == 2
     api.turn("u", "I switched to an iPhone last week.", occurred_at="2026-03-10T12:00:00Z")
     facts = {m["text"]: m for m in api.facts("u")["memories"]}
     assert (

@@ -34,7 +34,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
 
 from memorysync_server import KeyRing, create_app
-from memorysync_server.spec import SPEC_PATH, json_size
+from memorysync_server.http.spec import SPEC_PATH, json_size
 
 from .conftest import new_postgres_database
 

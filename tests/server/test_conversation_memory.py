@@ -31,16 +31,18 @@ def test_a_turn_without_a_fact_is_still_found_and_listings_show_facts_only(api: 
     # Chat that yields no fact: before, nothing of it could be found again.
     said = "Haha, the karaoke night at Lucy's was wild, Priya sang Bohemian Rhapsody twice!"
     api.turn("u", said, occurred_at=MARCH)
-    api.turn("u", "I'm vegan.", occurred_at=MARCH)
+    api.turn("u", "Long day. I'm vegan, so the office barbecue was a struggle.", occurred_at=MARCH)
     found = _query(api, "u", "Who sang Bohemian Rhapsody at karaoke?")
     assert found[0]["text"] == said and found[0]["metadata"]["write_origin"] == "turn"
     # The person's facts: the v1 list, the SDK's export and the inspector's count leave turns out.
-    assert api.texts("u") == ["User is vegan"]
+    assert api.texts("u") == ["User is vegan, so the office barbecue was a struggle"]
     export = api.http.get("/memory/export", headers={"X-End-User-ID": "u"}).json()
-    assert [m["text"] for m in export["memories"]] == ["User is vegan"]
+    assert [m["text"] for m in export["memories"]] == api.texts("u")
     # ...and `types` asks for them.
     turns = _query(api, "u", "What does the user eat?", types=["conversation"])
-    assert turns[0]["text"] == "I'm vegan." and {m["metadata"]["write_origin"] for m in turns} == {"turn"}
+    assert turns[0]["text"].startswith("Long day.") and {m["metadata"]["write_origin"] for m in turns} == {
+        "turn"
+    }
 
 
 def test_a_fact_and_the_turn_it_came_from_take_one_place(api: Api) -> None:
@@ -93,9 +95,12 @@ def test_recall_leaves_out_the_turn_it_answers(api: Api) -> None:
     assert all("party" not in m["text"] for m in recalled["memories"])
 
 
-def test_a_question_is_not_kept_as_a_memory(api: Api) -> None:
+def test_questions_and_one_sentence_facts_are_not_kept_as_turns(api: Api) -> None:
+    # A question tells nothing about the person; one sentence that gave a fact is all in the fact.
     api.turn("u", "What snack should I bring to the party?")
-    assert _query(api, "u", "snack for the party", types=["conversation"]) == []
+    api.turn("u", "I play the cello.")
+    assert _query(api, "u", "snack for the party, cello", types=["conversation"]) == []
+    assert api.texts("u") == ["User plays the cello"]
 
 
 def test_a_replaced_fact_and_the_turn_it_came_from_rank_below_the_new_one(api: Api) -> None:
@@ -123,7 +128,7 @@ def test_a_second_fact_a_question_needs_is_not_cut(api: Api) -> None:
 
 
 def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
-    said = "My brother Tomas and I are restoring a 1972 Volvo in his garage."
+    said = "Guess what. My brother Tomas and I are restoring a 1972 Volvo in his garage."
     api.v1(
         "/v1/history/append",
         "u",

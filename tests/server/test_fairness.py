@@ -12,8 +12,8 @@ import time
 
 import httpx
 
+from memorysync_server.http.spec import json_size
 from memorysync_server.launcher import LocalServer
-from memorysync_server.spec import json_size
 
 KEYS = {"ms_test_a": "t_a", "ms_test_b": "t_b"}
 STATE_VALUE_LIMIT = 262_144  # openapi.yaml: PutStateRequest.value x-max-json-bytes

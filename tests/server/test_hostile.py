@@ -219,6 +219,48 @@ def test_a_query_string_that_is_not_utf8_is_a_400(api: Api) -> None:
     assert answer.status_code == 400 and "query string" in answer.json()["detail"]
 
 
+def test_an_end_user_header_that_is_not_utf8_never_aliases_a_user(api: Api) -> None:
+    api.post("/memory/add", {"text": "User likes green tea"}, headers={"X-End-User-ID": "åsa".encode()})
+    for method, path, body in [
+        ("GET", "/memory/export", None),
+        ("DELETE", "/memory/forget", {"memory_ids": [1]}),
+    ]:
+        answer = api.http.request(method, path, json=body, headers={"X-End-User-ID": b"\xe5sa"})
+        assert answer.status_code == 400, answer.text
+        assert "X-End-User-ID is not UTF-8" in answer.json()["detail"]
+    export = api.http.get("/memory/export", headers={"X-End-User-ID": "åsa".encode()}).json()
+    assert [m["text"] for m in export["memories"]] == ["User likes green tea"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "loc"),
+    [
+        ("DELETE", "/memory/forget", {"memory_ids": ["m_1\n"]}, ["body", "memory_ids", 0]),
+        ("GET", "/v1/memory/status/m_1%0A", None, ["path", "memory_id"]),
+        ("POST", "/memory/add", {"text": "User likes maps", "tags": ["travel\n"]}, ["body", "tags", 0]),
+        ("POST", "/memory/add", {"text": "User likes maps", "event_type": "fact\n"}, ["body", "event_type"]),
+    ],
+)
+def test_a_trailing_newline_never_passes_a_pattern(
+    api: Api, method: str, path: str, body: dict | None, loc: list
+) -> None:
+    # ECMA-262's `$` is the end of the text; Python's would also accept a final newline.
+    [first] = [api.add("u", "User likes old maps")["id"]]
+    answer = api.http.request(method, path, json=body, headers={"X-End-User-ID": "u"})
+    assert answer.status_code == 422, answer.text
+    assert [item["loc"] for item in answer.json()["detail"]] == [loc]
+    export = api.http.get("/memory/export", headers={"X-End-User-ID": "u"}).json()["memories"]
+    assert [(m["id"], m["tags"], m["event_type"]) for m in export] == [(first, [], "fact")]
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+def test_the_inspector_decodes_its_query_as_strictly_as_the_api(api: Api, method: str) -> None:
+    api.turn("\ufffd", "I'm vegan")  # a user literally named U+FFFD, which %C3 must not reach
+    answer = api.http.request(method, "/inspector/api/user?user_id=%C3")
+    assert answer.status_code == 400 and "not percent-encoded UTF-8" in answer.json()["detail"]
+    assert api.http.get("/inspector/api/user", params={"user_id": "\ufffd"}).json()["memories"] == 1
+
+
 # ---- bodies must be declared JSON -----------------------------------------------------------
 @pytest.mark.parametrize(
     "content_type",

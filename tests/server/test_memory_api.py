@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from memorysync_server import LocalServer, Quota
-from memorysync_server.memory_api import export_user_number
+from memorysync_server.http.wire import export_user_number
 from tests.support.blocks import undated
 
 from .api import Api

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from memorysync_server import LocalServer
-from memorysync_server.not_offered import NotOfferedRoutes
-from memorysync_server.spec import load_spec
+from memorysync_server.http.not_offered import NotOfferedRoutes
+from memorysync_server.http.spec import load_spec
 
 NOT_OFFERED = "is not offered by the local server"
 

@@ -3,6 +3,8 @@ once when processes start together), text PostgreSQL can't hold, constraints ins
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -92,3 +94,32 @@ def test_concurrent_writers_store_a_fact_and_a_turn_once(db: Any) -> None:
     assert stores[0].lexical.document_frequencies("t", ["vegan"]) == {"vegan": 1}
     for store in stores:
         store.close()
+
+
+def test_a_unit_of_work_aborted_by_a_deadlock_runs_again(db: Any) -> None:
+    if not str(db).startswith("postgresql://"):
+        pytest.skip("PostgreSQL only: SQLite's single writer never deadlocks")
+    store = open_storage(db)
+    texts = ["User owns bicycle number 1", "User owns bicycle number 2"]
+    ids = store.facts.add("t", "u", [NewFact(t, "api", {}, EMBEDDER.embed([t])[0]) for t in texts])
+    both_hold_one = threading.Barrier(2)
+    runs: Counter[str] = Counter()
+
+    def edit(name: str, first: int, second: int) -> str:
+        # Against the rule (ascending ids) on purpose: each holds one row and wants the other's.
+        def unit() -> str:
+            runs[name] += 1
+            store.facts.lock("t", "u", [first])
+            if runs[name] == 1:
+                both_hold_one.wait(timeout=30)
+            store.facts.update("t", "u", second, {"tags": [name]}, actor=None)
+            return name
+
+        return store.atomic(unit)
+
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(edit, ["a", "b"], ids, ids[::-1]))
+    assert done == ["a", "b"]
+    assert sum(runs.values()) == 3  # PostgreSQL aborted one of the two; it ran once more
+    assert sorted(tag for fact in store.facts.get("t", "u", ids) for tag in fact.tags) == ["a", "b"]
+    store.close()

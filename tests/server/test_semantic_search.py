@@ -17,8 +17,8 @@ import pytest
 
 from memorysync_server import LocalServer, MiniLMEmbedder
 from memorysync_server.app import create_app
-from memorysync_server.auth import KeyRing
 from memorysync_server.embedding import MINILM_SHA256, VOCAB_PATH, VOCAB_SHA256, ModelUnavailable, minilm
+from memorysync_server.http.auth import KeyRing
 from memorysync_server.retrieval.text import third_person
 from memorysync_server.supersede import attribute
 

@@ -136,10 +136,8 @@ def test_add_turn_extracts_facts_with_tags_and_scalar_metadata(api: Api) -> None
     assert answer["memory_id"] is None and answer["processing_status"] == "completed"
     listed = api.facts("u")["memories"]
     assert [m["text"] for m in listed] == ["User moved to Oslo", "User is vegan"]  # newest first
-    # The turn itself is kept as a memory of its own kind: searchable, not listed with the facts.
-    (turn,) = api.v1("/v1/memory/query", "u", prompt="vegan in Oslo", types=["conversation"])["memories"]
-    assert turn["text"] == "I'm vegan, and I moved to Oslo"
-    assert turn["metadata"]["write_origin"] == "turn" and "distilled_from" not in turn["metadata"]
+    # One sentence whose facts hold its words: the turn is not kept beside them (no distilled_from).
+    assert api.v1("/v1/memory/query", "u", prompt="vegan in Oslo", types=["conversation"])["memories"] == []
     for memory in listed:
         assert memory["source"] == "ag2"
         said = datetime.fromisoformat(memory["metadata"].pop("occurred_at").replace("Z", "+00:00"))
@@ -149,7 +147,6 @@ def test_add_turn_extracts_facts_with_tags_and_scalar_metadata(api: Api) -> None
             "n": 3,
             "write_origin": "turn-extraction",
             "turn_role": "user",
-            "distilled_from": turn["memory_id"],
         }
 
 
@@ -311,8 +308,7 @@ def test_history_delete_by_ids_and_session_with_derived_facts(api: Api) -> None:
     )
     ids = [t["id"] for t in first["items"]]
     gone = api.v1("/v1/history/delete", "u", ids=[ids[0]], delete_derived_facts=True)
-    # Derived from the turn: its fact and the turn kept as a memory.
-    assert gone["deleted_ids"] == [ids[0]] and len(gone["deleted_fact_ids"]) == 2
+    assert gone["deleted_ids"] == [ids[0]] and len(gone["deleted_fact_ids"]) == 1
     assert api.texts("u") == ["User lives in Oslo"]
     rest = api.v1("/v1/history/delete", "u", session_id="s")
     assert rest == {"deleted_ids": [ids[1]], "deleted_fact_ids": []}

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from memorysync_server import LocalServer
-from memorysync_server.spec import SPEC_PATH, load_spec, request_fields
-from memorysync_server.unknown_fields import MAX_REPORT_CHARS, render, strip_unknown
+from memorysync_server.http.spec import SPEC_PATH, load_spec, request_fields
+from memorysync_server.http.unknown_fields import MAX_REPORT_CHARS, render, strip_unknown
 
 from .api import Api
 

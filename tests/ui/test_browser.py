@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from ag2_memorysync import MemorySyncCapability
 from memorysync_server import LocalServer
-from memorysync_server.spec import load_spec
+from memorysync_server.http.spec import load_spec
 from tests.ag2.scripted import assistant, person, sequence
 from tests.server.api import Api
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from memorysync_server import LocalServer
-from memorysync_server.spec import load_spec
+from memorysync_server.http.spec import load_spec
 from tests.server.api import Api
 
 KEYS = {"ms_test_acme": "t_acme", "ms_test_other": "t_other"}

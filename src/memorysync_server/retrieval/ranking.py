@@ -54,7 +54,7 @@ CONTEXT_RATIO = 0.6
 # word scores ~0.15 against anything) and those far below the best one.
 STATE_FLOOR = 0.2
 STATE_RELATIVE = 0.35
-HYBRID_WEIGHT = 0.3
+HYBRID_WEIGHT = 0.2
 # A superseded fact scores at most this share of its superseder's score.
 SUPERSEDED_RATIO = 0.98
 # Importance (0..1, set by writes and moved by feedback) scales a score by at most this share

@@ -77,6 +77,9 @@ class FactSearch:
         self.gate = RelevanceGate(embedder) if self.dense else None
         # Embeds facts stored without their vector (backfill.Backfill); set by create_app.
         self.backfill: Backfill | None = None
+        # The facts a prompt would itself give when stored (set by build_services: the pipeline's
+        # extraction). Recall leaves them out: the person's message is captured before recall.
+        self.echoes: Callable[[str], set[str]] = lambda prompt: set()
         self._cache: OrderedDict[tuple[str, str], UserIndex] = OrderedDict()
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
@@ -302,7 +305,7 @@ class FactSearch:
         k: int,
         *,
         gated: bool = False,
-        without: Callable[[], int | None] = lambda: None,
+        without: Callable[[], tuple[int | None, set[str]]] = lambda: (None, set()),
         keep: Keep | None = None,
     ) -> tuple[list[tuple[Fact, float]], np.ndarray | None, float]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
@@ -316,24 +319,27 @@ class FactSearch:
         top = [int(i) for i in pool if scores[i] >= floor]
         facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact.id: fact for fact in facts}
-        left_out = without()
+        left_out, echoes = without()
         out = []
         liked = 0.0  # the best likeness outside the turn left out, for recall's gate
         for i in top:
             fact = by_id.get(int(ids[i]))
             # A filter applies before turns are grouped: a turn asked for by type stands for itself.
-            if fact is not None and (keep is None or keep(fact)):
+            echo = fact is not None and fact.event_type != KEPT_TURN and fact.text in echoes
+            if fact is not None and not echo and (keep is None or keep(fact)):
                 out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
                 if turn_of(fact) != left_out:
                     liked = max(liked, float(likeness[i]))
         return one_per_turn(out, k, without=left_out), query, liked
 
-    def _said(self, tenant: str, user_id: str, prompt: str) -> int | None:
-        """The kept turn whose words are ``prompt``, if the person's message was captured. Looked
-        up after the ranking read the rows: a turn stored meanwhile is in neither (its facts
-        commit with it), while one looked up first could land in the ranking unnoticed."""
+    def _said(self, tenant: str, user_id: str, prompt: str) -> tuple[int | None, set[str]]:
+        """What storing ``prompt`` as the person's turn made: the kept turn with its words (its
+        facts name it), and the texts of the facts it gives (a one-sentence turn is not kept).
+        Looked up after the ranking read the rows: a turn stored meanwhile is in neither (its
+        facts commit with it), while one looked up first could land in the ranking unnoticed."""
         said = self.store.facts.find_by_text(tenant, user_id, prompt.strip())
-        return said.id if said is not None and said.event_type == KEPT_TURN else None
+        turn = said.id if said is not None and said.event_type == KEPT_TURN else None
+        return turn, self.echoes(prompt)
 
     @property
     def noise_floor(self) -> float:

@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 
 def utc_now() -> datetime:
@@ -40,6 +41,12 @@ def encode_json(value: Any) -> str:
 class StorageFull(Exception):
     """The database has no room for a write (disk or quota full). The unit of work was rolled
     back, so nothing it held was stored and everything stored before is intact."""
+
+
+class StorageConflict(Exception):
+    """The engine aborted a unit of work to settle a conflict with a concurrent one (a deadlock,
+    a serialization failure). Nothing of it was stored: running it again is safe, and
+    :meth:`Storage.atomic` does so before this ever reaches a caller."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +223,14 @@ class FactStore(Protocol):
 
     def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         """The facts among ``ids`` that exist, in the order asked."""
+        ...
+
+    def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        """The facts among ``ids`` that exist, ascending by id, each locked against every other
+        change until the caller's unit of work ends (inside a transaction only). A
+        read-modify-write reads through this, so no concurrent change slips between its read and
+        its write; every writer locks facts in ascending id order before anything else, so two
+        units of work never wait on each other in a cycle."""
         ...
 
     def page(
@@ -491,6 +506,13 @@ class Storage(Protocol):
         """One atomic unit; nested calls join the outer one."""
         ...
 
+    def atomic(self, work: Callable[[], T]) -> T:
+        """``work()`` as one unit of work, run again (a few times, after a short pause) when the
+        engine aborts it with :class:`StorageConflict`; inside a unit of work it joins that one
+        (whose own ``atomic`` retries). ``work`` must do nothing but storage calls and computing
+        from what they return, as it may run more than once."""
+        ...
+
     def now(self) -> datetime: ...
 
     def on_facts_changed(self, listener: FactsListener) -> None:
@@ -530,6 +552,7 @@ __all__ = [
     "StateRow",
     "StateStore",
     "Storage",
+    "StorageConflict",
     "StorageFull",
     "Turn",
     "TurnStore",

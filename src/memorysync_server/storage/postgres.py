@@ -23,10 +23,11 @@ import json
 import math
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 import numpy as np
 import psycopg
@@ -50,6 +51,7 @@ from .interfaces import (
     Revision,
     SessionSummary,
     StateRow,
+    StorageConflict,
     StorageFull,
     Turn,
     UserDetail,
@@ -58,7 +60,14 @@ from .interfaces import (
 )
 from .migrations import pending
 from .postgres_schema import MIGRATIONS
+from .retry import run_atomic
+from .rows import FACT_COLUMNS, STATE_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from .rows import fact as fact_of
+from .rows import state as state_of
+from .rows import turn as turn_of
 from .sqlite_schema import ns_path
+
+_SQL = Dialect("%s")
 
 _ESC = "\ue000"
 # Any constant: the lock that serialises schema migrations between processes starting together.
@@ -93,10 +102,6 @@ def _dec(value: Any) -> Any:
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: _dec(v) for k, v in row.items()}
-
-
-def _blob(vector: np.ndarray | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
 class _Tx:
@@ -135,7 +140,11 @@ class _Db:
         # of work on one user (a request and the background embedder) may settle out of order.
         self._ours: dict[tuple[str, str], set[int]] = defaultdict(set)
         self._known_lock = threading.Lock()
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            self.pool.close()  # e.g. a database a newer release migrated: nobody will close it later
+            raise
 
     def _migrate(self) -> None:
         with self.pool.connection() as conn, conn.transaction():
@@ -186,6 +195,10 @@ class _Db:
                         self._ours[key].discard(version)  # never committed
                 if isinstance(error, psycopg.errors.DiskFull):
                     raise StorageFull(f"PostgreSQL: {error}") from error
+                if isinstance(error, psycopg.Error) and (error.sqlstate or "").startswith("40"):
+                    # Class 40, transaction rollback (a deadlock, a serialization failure): this
+                    # unit of work was the one aborted. (psycopg files deadlocks elsewhere.)
+                    raise StorageConflict(f"PostgreSQL: {error}") from error
                 raise
             self._local.tx = None
         self._settle(tx)
@@ -194,6 +207,9 @@ class _Db:
             # notices soon; stale statistics turn the postings lookups into sequential scans.
             with self.pool.connection() as conn:
                 conn.execute("ANALYZE facts, fact_terms")
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return run_atomic(self.transaction, self.tx is not None, work)
 
     def _finish(self, tx: _Tx) -> None:
         """The last writes of a unit of work: statistics and versions, each in key order."""
@@ -298,26 +314,26 @@ class _Db:
         return tx
 
 
+T = TypeVar("T")
+
+
+def _atomic(method: Callable[..., T]) -> Callable[..., T]:
+    """A write that opens its own unit of work when called outside one, retried on conflict."""
+
+    @wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> T:
+        return self._db.atomic(lambda: method(self, *args, **kwargs))
+
+    return run
+
+
 # ---- facts ------------------------------------------------------------------------------------
+def _at(moment: datetime) -> datetime:
+    return moment  # psycopg reads timestamptz as an aware datetime already
+
+
 def _fact(row: dict[str, Any]) -> Fact:
-    return Fact(
-        id=int(row["id"]),
-        text=row["text"],
-        source=row["source"],
-        metadata=json.loads(row["metadata"]),
-        created_at=row["created_at"],
-        tags=json.loads(row["tags"]),
-        importance=row["importance"],
-        event_type=row["event_type"],
-        updated_at=row["updated_at"],
-    )
-
-
-_FACT_COLUMNS = "id, text, source, metadata, created_at, tags, importance, event_type, updated_at"
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return fact_of(row, _at)
 
 
 def _record_revision(
@@ -337,7 +353,7 @@ def _record_revision(
         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
         " created_at) SELECT %s, %s, %s, coalesce(max(revision), 0) + 1, %s, %s, %s, %s, %s FROM fact_revisions"
         " WHERE fact_id = %s",
-        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
+        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
     )
 
 
@@ -345,6 +361,7 @@ class PostgresFacts:
     def __init__(self, db: _Db) -> None:
         self._db = db
 
+    @_atomic
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
         unique = list({f.text: f for f in reversed(facts)}.values())[::-1]  # first of each text
         if not unique:
@@ -377,8 +394,8 @@ class PostgresFacts:
                         _enc([json.dumps(f.metadata, ensure_ascii=False) for f in batch]),
                         [f.origin[0] if f.origin else None for f in batch],
                         [f.origin[1] if f.origin else None for f in batch],
-                        [_blob(f.vector) for f in batch],
-                        _enc([_json(f.tags) for f in batch]),
+                        [blob(f.vector) for f in batch],
+                        _enc([dump(f.tags) for f in batch]),
                         [f.importance for f in batch],
                         _enc([f.event_type for f in batch]),
                     ),
@@ -401,7 +418,7 @@ class PostgresFacts:
                     vectors.append(np.asarray(f.vector, dtype=np.float32))
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
                     changed, diff = revisions.created(f)
-                    created.append((int(row["id"]), _json(changed), _json(diff), f.actor))
+                    created.append((int(row["id"]), dump(changed), dump(diff), f.actor))
                 if created:
                     tx.conn.execute(
                         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields,"
@@ -435,7 +452,7 @@ class PostgresFacts:
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
         row = self._db.one(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
             " AND text = %s ORDER BY id LIMIT 1",
             (tenant, user_id, text, text),
         )
@@ -446,11 +463,27 @@ class PostgresFacts:
         if not ids:
             return []
         rows = self._db.all(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
             (tenant, user_id, ids),
         )
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        self._db.require_tx()
+        rows = self._locked(tenant, user_id, ids, FACT_COLUMNS)
+        return [_fact(row) for row in rows]
+
+    def _locked(self, tenant: str, user_id: str, ids: Iterable[int], columns: str) -> list[dict[str, Any]]:
+        # Row locks in ascending id order (the sort runs below the lock), the order every writer uses.
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        return self._db.all(
+            f"SELECT {columns} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+            " ORDER BY id FOR UPDATE",
+            (tenant, user_id, wanted),
+        )
 
     def page(
         self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
@@ -462,7 +495,7 @@ class PostgresFacts:
                 f"SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s{kinds}", scope
             ).fetchone()
             rows = conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s{kinds} ORDER BY id DESC"
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s{kinds} ORDER BY id DESC"
                 " LIMIT %s OFFSET %s",
                 (*scope, limit if limit > 0 else None, offset),
             ).fetchall()
@@ -476,11 +509,7 @@ class PostgresFacts:
             rows = cur.execute(
                 f"SELECT id, vector FROM facts WHERE tenant = %s AND user_id = %s{width} ORDER BY id", params
             ).fetchall()
-        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, matrix
+        return id_matrix(rows)
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.all(
@@ -489,6 +518,7 @@ class PostgresFacts:
         )
         return [(int(r["id"]), r["text"]) for r in rows]
 
+    @_atomic
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
         if not vectors:
             return
@@ -498,7 +528,7 @@ class PostgresFacts:
                 "UPDATE facts SET vector = v.vector FROM unnest(%s::bigint[], %s::bytea[]) AS v(id, vector)"
                 " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s"
                 " AND length(facts.vector) <> length(v.vector) RETURNING facts.id",
-                ([int(i) for i, _ in vectors], [_blob(v) for _, v in vectors], tenant, user_id),
+                ([int(i) for i, _ in vectors], [blob(v) for _, v in vectors], tenant, user_id),
             )
             changed = {int(row["id"]) for row in rows}
             if changed:
@@ -534,13 +564,14 @@ class PostgresFacts:
                 out[int(row["id"])] = int(by[2:])
         return out
 
+    @_atomic
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         if not changes:
             return
         with self._db.transaction():
             tx = self._db.require_tx()
             rows = self._db.all(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
                 " ORDER BY id FOR UPDATE",
                 (tenant, user_id, list(changes)),
             )
@@ -567,6 +598,7 @@ class PostgresFacts:
             tx.users.add((tenant, user_id))
             tx.changes.append(FactsChange(tenant, user_id, superseded=dict(changes)))
 
+    @_atomic
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
         ids = list(dict.fromkeys(ids))
         if not ids:
@@ -579,10 +611,16 @@ class PostgresFacts:
             return [int(r["id"]) for r in rows]
         with self._db.transaction():
             tx = self._db.require_tx()
-            rows = self._db.all(
-                "DELETE FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
-                " RETURNING id, tsvector_to_array(terms) AS words, length",
-                (tenant, user_id, ids),
+            # Locked first, in id order: a DELETE alone locks in whatever order it finds rows.
+            ids = [int(row["id"]) for row in self._locked(tenant, user_id, ids, "id")]
+            rows = (
+                self._db.all(
+                    "DELETE FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
+                    " RETURNING id, tsvector_to_array(terms) AS words, length",
+                    (tenant, user_id, ids),
+                )
+                if ids
+                else []
             )
             for row in rows:
                 self._count(tx, tenant, row["words"], int(row["length"]), -1)
@@ -599,13 +637,14 @@ class PostgresFacts:
         )
         return {int(r["id"]): float(r["importance"]) for r in rows}
 
+    @_atomic
     def update(
         self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
     ) -> tuple[Fact, list[str]] | None:
         with self._db.transaction():
             tx = self._db.require_tx()
             row = self._db.one(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
                 (fact_id, tenant, user_id),
             )
             if row is None:
@@ -614,10 +653,10 @@ class PostgresFacts:
             if not changed:
                 return _fact(row), []
             now = self._db.clock()
-            encode = {"tags": _json, "metadata": _json}
+            encode = {"tags": dump, "metadata": dump}
             sets = ", ".join(f"{name} = %s" for name in changed)
             after = self._db.one(
-                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {_FACT_COLUMNS}",
+                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {FACT_COLUMNS}",
                 (*(encode.get(name, lambda v: v)(fields[name]) for name in changed), now, fact_id),
             )
             assert after is not None
@@ -632,7 +671,7 @@ class PostgresFacts:
     ) -> tuple[list[Revision], int]:
         with self._db.snapshot() as conn:
             fact = conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
                 (fact_id, *_enc([tenant, user_id])),
             ).fetchone()
             if fact is None:
@@ -640,19 +679,7 @@ class PostgresFacts:
             rows = conn.execute(
                 "SELECT * FROM fact_revisions WHERE fact_id = %s ORDER BY revision", (fact_id,)
             ).fetchall()
-        stored = [
-            Revision(
-                revision=int(r["revision"]),
-                event=r["event"],
-                changed_fields=json.loads(_dec(r["changed_fields"])),
-                diff=json.loads(_dec(r["diff"])),
-                actor=_dec(r["actor"]),
-                created_at=r["created_at"],
-            )
-            for r in rows
-        ]
-        every = revisions.with_created(stored, _fact(_row(fact)))
-        return every[offset : offset + limit if limit > 0 else None], len(every)
+        return revision_page([_row(r) for r in rows], _fact(_row(fact)), _at, limit, offset)
 
     def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
         if where.empty:
@@ -665,7 +692,7 @@ class PostgresFacts:
                 params.append(value)
         if where.tags:
             sql += " AND tags::jsonb @> %s::jsonb"
-            params.append(_json(list(where.tags)))
+            params.append(dump(list(where.tags)))
         if where.before is not None:
             sql += " AND created_at < %s"
             params.append(where.before)
@@ -782,17 +809,7 @@ class PostgresLexical:
 
 # ---- history ----------------------------------------------------------------------------------
 def _turn(row: dict[str, Any]) -> Turn:
-    return Turn(
-        id=int(row["id"]),
-        session_id=row["session_id"],
-        role=row["role"],
-        content=row["content"],
-        seq=row["seq"],
-        occurred_at=row["occurred_at"],
-        payload=None if row["payload"] is None else json.loads(row["payload"]),
-        source=row["source"],
-        created_at=row["created_at"],
-    )
+    return turn_of(row, _at)
 
 
 class PostgresTurns:
@@ -827,6 +844,7 @@ class PostgresTurns:
                 return _turn(row)
         return None
 
+    @_atomic
     def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
         def existing() -> Turn | None:
             return self.find(
@@ -894,21 +912,12 @@ class PostgresTurns:
         ids: Sequence[int] | None,
         source: str | None,
     ) -> list[int]:
-        where = "tenant = %s AND user_id = %s"
-        params: list[Any] = [tenant, user_id]
-        if session_id is not None:
-            where += " AND session_id = %s"
-            params.append(session_id)
-        if ids is not None:
-            if not ids:
-                return []
-            where += " AND id = ANY(%s)"
-            params.append(list(ids))
-        if source is not None:
-            where += " AND source = %s"
-            params.append(source)
+        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
+        if scope is None:
+            return []
         return [
-            int(r["id"]) for r in self._db.all(f"SELECT id FROM history WHERE {where} ORDER BY id", params)
+            int(r["id"])
+            for r in self._db.all(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
         ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
@@ -928,24 +937,7 @@ def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[i
 
 # ---- state ------------------------------------------------------------------------------------
 def _state(row: dict[str, Any], *, with_vector: bool = False) -> StateRow:
-    vector = None
-    if with_vector and row.get("vector") is not None:
-        vector = np.frombuffer(row["vector"], dtype=np.float32)
-    return StateRow(
-        id=int(row["id"]),
-        namespace=json.loads(row["namespace"]),
-        key=row["key"],
-        value=json.loads(row["value"]),
-        text=row["text"],
-        source=row["source"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        indexed=bool(row["indexed"]),
-        vector=vector,
-    )
-
-
-_STATE_COLUMNS = "id, namespace, key, value, text, source, created_at, updated_at, indexed"
+    return state_of(row, _at, with_vector=with_vector)
 
 
 class PostgresState:
@@ -956,7 +948,7 @@ class PostgresState:
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
     ) -> StateRow | None:
         row = self._db.one(
-            f"SELECT {_STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
+            f"SELECT {STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
             " AND ns_path = %s AND key = %s",
             (tenant, user_id, source, ns_path(namespace), key),
         )
@@ -970,7 +962,7 @@ class PostgresState:
             " %s, %s, %s) ON CONFLICT (tenant, user_id, source, ns_path, key) DO UPDATE SET"
             " value = EXCLUDED.value, text = EXCLUDED.text, indexed = EXCLUDED.indexed,"
             " vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at"
-            f" RETURNING {_STATE_COLUMNS}, (xmax = 0) AS created",
+            f" RETURNING {STATE_COLUMNS}, (xmax = 0) AS created",
             (
                 tenant,
                 user_id,
@@ -981,7 +973,7 @@ class PostgresState:
                 record.value_json,
                 record.text,
                 record.indexed,
-                _blob(record.vector),
+                blob(record.vector),
                 now,
                 now,
             ),
@@ -999,7 +991,7 @@ class PostgresState:
         with_vectors: bool = False,
     ) -> list[StateRow]:
         where, params = _state_scope(tenant, user_id, source, prefix)
-        columns = _STATE_COLUMNS + (", vector" if with_vectors else "")
+        columns = STATE_COLUMNS + (", vector" if with_vectors else "")
         rows = self._db.all(
             f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
         )
@@ -1015,14 +1007,12 @@ class PostgresState:
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
     ) -> list[int]:
-        where = "tenant = %s AND user_id = %s AND source = %s AND ns_path = %s"
-        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
-        if keys is not None:
-            if not keys:
-                return []
-            where += " AND key = ANY(%s)"
-            params.append(list(keys))
-        return [int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
+        if scope is None:
+            return []
+        return [
+            int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "state", tenant, user_id, ids)
@@ -1049,6 +1039,7 @@ class PostgresReceipts:
         )
         return json.loads(row["memory_ids"]) if row else None
 
+    @_atomic
     def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
         with self._db.transaction():
             self._db.all(
@@ -1135,14 +1126,15 @@ class PostgresDirectory:
             ],
         )
 
+    @_atomic
     def forget_user(self, tenant: str, user_id: str) -> Forgotten:
         with self._db.transaction():
-            fact_ids = [
-                int(r["id"])
-                for r in self._db.all(
-                    "SELECT id FROM facts WHERE tenant = %s AND user_id = %s", (tenant, user_id)
-                )
-            ]
+            rows = self._db.all(
+                "SELECT id, event_type FROM facts WHERE tenant = %s AND user_id = %s", (tenant, user_id)
+            )
+            fact_ids = [int(r["id"]) for r in rows]
+            # Kept turns go too, but are not counted among the person's memories (as everywhere).
+            memories = sum(1 for r in rows if r["event_type"] != KEPT_TURN)
             self._facts.delete(tenant, user_id, fact_ids)
             counts = {}
             for table in ("history", "state"):
@@ -1153,7 +1145,7 @@ class PostgresDirectory:
             # Replay receipts and client refs would make a resent turn look "already stored".
             self._db.all("DELETE FROM receipts WHERE tenant = %s AND user_id = %s", (tenant, user_id))
             self._db.all("DELETE FROM client_refs WHERE tenant = %s AND user_id = %s", (tenant, user_id))
-        return Forgotten(memories=len(fact_ids), turns=counts["history"], state_items=counts["state"])
+        return Forgotten(memories=memories, turns=counts["history"], state_items=counts["state"])
 
 
 class PostgresStorage:
@@ -1173,6 +1165,9 @@ class PostgresStorage:
 
     def transaction(self) -> Any:
         return self._db.transaction()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return self._db.atomic(work)
 
     def now(self) -> datetime:
         return self.clock()

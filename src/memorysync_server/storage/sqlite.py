@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -43,8 +43,14 @@ from .interfaces import (
     utc_now,
 )
 from .migrations import pending
+from .retry import run_atomic
+from .rows import Dialect, blob, dump, id_matrix, revision_page
+from .rows import fact as fact_of
+from .rows import state as state_of
+from .rows import turn as turn_of
 from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
 
+T = TypeVar("T")
 # Counts a person's memories without their kept turns (a memory kind listed only on request).
 _FACTS_ONLY = f"SUM(event_type <> '{KEPT_TURN}')"
 
@@ -58,12 +64,11 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def _blob(vector: np.ndarray | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
-
-
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+_SQL = Dialect("?")
 
 
 def _is_full(error: BaseException) -> bool:
@@ -147,6 +152,14 @@ class _Db:
             self.depth, self.owner = 0, None
             self._settle(committed=True)
 
+    @property
+    def inside(self) -> bool:
+        """Whether this thread is inside its unit of work."""
+        return bool(self.depth) and self.owner == threading.get_ident()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return run_atomic(self.transaction, self.inside, work)
+
     def facts_changed(self, change: FactsChange) -> None:
         # Inside a transaction the change is announced only once it is committed; a rollback
         # announces "unknown" instead, so no cache ever holds rows that were never stored.
@@ -190,7 +203,7 @@ class _Db:
     def reading(self) -> Iterator[sqlite3.Connection]:
         """A connection for a consistent read: the writer's own inside this thread's unit of
         work (it must see its uncommitted rows), otherwise this thread's reader in a snapshot."""
-        if self.depth and self.owner == threading.get_ident():
+        if self.inside:
             with self.lock:
                 yield self.conn
             return
@@ -225,21 +238,7 @@ class _Db:
 
 # ---- facts ------------------------------------------------------------------------------------
 def _fact(row: sqlite3.Row) -> Fact:
-    return Fact(
-        id=int(row["id"]),
-        text=row["text"],
-        source=row["source"],
-        metadata=json.loads(row["metadata"]),
-        created_at=_time(row["created_at"]),
-        tags=json.loads(row["tags"]),
-        importance=row["importance"],
-        event_type=row["event_type"],
-        updated_at=_time(row["updated_at"]) if row["updated_at"] else None,
-    )
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return fact_of(row, _time)
 
 
 def _record_revision(
@@ -259,7 +258,7 @@ def _record_revision(
         "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
         " created_at) SELECT ?, ?, ?, COALESCE(MAX(revision), 0) + 1, ?, ?, ?, ?, ? FROM fact_revisions"
         " WHERE fact_id = ?",
-        (tenant, user_id, fact_id, event, _json(changed), _json(diff), actor, now, fact_id),
+        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
     )
 
 
@@ -303,8 +302,8 @@ class SqliteFacts:
                 json.dumps(f.metadata, ensure_ascii=False),
                 f.origin[0] if f.origin else None,
                 f.origin[1] if f.origin else None,
-                _blob(f.vector),
-                _json(f.tags),
+                blob(f.vector),
+                dump(f.tags),
                 f.importance,
                 f.event_type,
             )
@@ -328,7 +327,7 @@ class SqliteFacts:
             self._db.write(
                 "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff,"
                 " actor, created_at) VALUES (?, ?, ?, 0, 'created', ?, ?, ?, ?)",
-                (tenant, user_id, fact_id, _json(changed), _json(diff), f.actor, now),
+                (tenant, user_id, fact_id, dump(changed), dump(diff), f.actor, now),
             )
             ids.append(fact_id)
         vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
@@ -352,6 +351,11 @@ class SqliteFacts:
         )
         by_id = {row["id"]: _fact(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
+        # The unit of work holds the one writer's lock: nothing else changes a row until it ends.
+        assert self._db.inside, "call inside transaction()"
+        return self.get(tenant, user_id, sorted(set(ids)))
 
     def page(
         self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
@@ -377,11 +381,7 @@ class SqliteFacts:
                 "SELECT id, vector FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) = ? ORDER BY id",
                 (tenant, user_id, 4 * dim),
             )
-        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, matrix
+        return id_matrix(rows)
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.read(
@@ -396,10 +396,10 @@ class SqliteFacts:
         with self._db.transaction():
             ids, rows = [], []
             for fact_id, vector in sorted(vectors, key=lambda pair: pair[0]):
-                blob = _blob(vector) or b""
+                data = blob(vector) or b""
                 cur = self._db.write(
                     "UPDATE facts SET vector = ? WHERE id = ? AND tenant = ? AND user_id = ? AND length(vector) != ?",
-                    (blob, fact_id, tenant, user_id, len(blob)),
+                    (data, fact_id, tenant, user_id, len(data)),
                 )
                 if cur.rowcount:
                     ids.append(fact_id)
@@ -493,7 +493,7 @@ class SqliteFacts:
             if not changed:
                 return found[0], []
             now = self._db.now_text()
-            encode = {"tags": _json, "metadata": _json}
+            encode = {"tags": dump, "metadata": dump}
             sets = ", ".join(f"{name} = ?" for name in changed)
             self._db.write(
                 f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ? AND tenant = ? AND user_id = ?",
@@ -524,19 +524,7 @@ class SqliteFacts:
             rows = conn.execute(
                 "SELECT * FROM fact_revisions WHERE fact_id = ? ORDER BY revision", (fact_id,)
             ).fetchall()
-        stored = [
-            Revision(
-                revision=int(r["revision"]),
-                event=r["event"],
-                changed_fields=json.loads(r["changed_fields"]),
-                diff=json.loads(r["diff"]),
-                actor=r["actor"],
-                created_at=_time(r["created_at"]),
-            )
-            for r in rows
-        ]
-        every = revisions.with_created(stored, _fact(fact[0]))
-        return every[offset : offset + limit if limit > 0 else None], len(every)
+        return revision_page(rows, _fact(fact[0]), _time, limit, offset)
 
     def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
         if where.empty:
@@ -632,17 +620,7 @@ class SqliteLexical:
 
 # ---- history ----------------------------------------------------------------------------------
 def _turn(row: sqlite3.Row) -> Turn:
-    return Turn(
-        id=int(row["id"]),
-        session_id=row["session_id"],
-        role=row["role"],
-        content=row["content"],
-        seq=row["seq"],
-        occurred_at=row["occurred_at"],
-        payload=None if row["payload"] is None else json.loads(row["payload"]),
-        source=row["source"],
-        created_at=_time(row["created_at"]),
-    )
+    return turn_of(row, _time)
 
 
 def _new_row_id(db: _Db, kind: str) -> int:
@@ -743,20 +721,12 @@ class SqliteTurns:
         ids: Sequence[int] | None,
         source: str | None,
     ) -> list[int]:
-        where = "tenant = ? AND user_id = ?"
-        params: list[Any] = [tenant, user_id]
-        if session_id is not None:
-            where += " AND session_id = ?"
-            params.append(session_id)
-        if ids is not None:
-            if not ids:
-                return []
-            where += f" AND id IN ({_marks(ids)})"
-            params.extend(ids)
-        if source is not None:
-            where += " AND source = ?"
-            params.append(source)
-        return [row[0] for row in self._db.read(f"SELECT id FROM history WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
+        if scope is None:
+            return []
+        return [
+            row[0] for row in self._db.read(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "history", tenant, user_id, ids)
@@ -776,21 +746,7 @@ def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[i
 
 # ---- state ------------------------------------------------------------------------------------
 def _state(row: sqlite3.Row, *, with_vector: bool = False) -> StateRow:
-    vector = None
-    if with_vector and row["vector"] is not None:
-        vector = np.frombuffer(row["vector"], dtype=np.float32)
-    return StateRow(
-        id=int(row["id"]),
-        namespace=json.loads(row["namespace"]),
-        key=row["key"],
-        value=json.loads(row["value"]),
-        text=row["text"],
-        source=row["source"],
-        created_at=_time(row["created_at"]),
-        updated_at=_time(row["updated_at"]),
-        indexed=bool(row["indexed"]),
-        vector=vector,
-    )
+    return state_of(row, _time, with_vector=with_vector)
 
 
 class SqliteState:
@@ -809,7 +765,7 @@ class SqliteState:
     def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
         path = ns_path(record.namespace)
         namespace_json = json.dumps(record.namespace, ensure_ascii=False)
-        vector = _blob(record.vector)
+        vector = blob(record.vector)
         with self._db.transaction():
             found = self._db.read(
                 "SELECT id FROM state WHERE tenant = ? AND user_id = ? AND source = ? AND ns_path = ? AND key = ?",
@@ -879,14 +835,12 @@ class SqliteState:
     def ids(
         self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
     ) -> list[int]:
-        where = "tenant = ? AND user_id = ? AND source = ? AND ns_path = ?"
-        params: list[Any] = [tenant, user_id, source, ns_path(namespace)]
-        if keys is not None:
-            if not keys:
-                return []
-            where += f" AND key IN ({_marks(keys)})"
-            params.extend(keys)
-        return [row[0] for row in self._db.read(f"SELECT id FROM state WHERE {where} ORDER BY id", params)]
+        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
+        if scope is None:
+            return []
+        return [
+            row[0] for row in self._db.read(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return _delete_rows(self._db, "state", tenant, user_id, ids)
@@ -1025,9 +979,10 @@ class SqliteDirectory:
     def forget_user(self, tenant: str, user_id: str) -> Forgotten:
         scope = (tenant, user_id)
         with self._db.transaction():
-            fact_ids = [
-                r[0] for r in self._db.read("SELECT id FROM facts WHERE tenant = ? AND user_id = ?", scope)
-            ]
+            facts = self._db.read("SELECT id, event_type FROM facts WHERE tenant = ? AND user_id = ?", scope)
+            fact_ids = [r[0] for r in facts]
+            # Kept turns go too, but are not counted among the person's memories (as everywhere).
+            memories = sum(1 for r in facts if r[1] != KEPT_TURN)
             turn_ids = [
                 r[0] for r in self._db.read("SELECT id FROM history WHERE tenant = ? AND user_id = ?", scope)
             ]
@@ -1041,7 +996,7 @@ class SqliteDirectory:
             # Replay receipts and client refs would make a resent turn look "already stored".
             self._db.write("DELETE FROM receipts WHERE tenant = ? AND user_id = ?", scope)
             self._db.write("DELETE FROM client_refs WHERE tenant = ? AND user_id = ?", scope)
-        return Forgotten(memories=len(fact_ids), turns=len(turn_ids), state_items=len(state_ids))
+        return Forgotten(memories=memories, turns=len(turn_ids), state_items=len(state_ids))
 
 
 class SqliteStorage:
@@ -1061,6 +1016,9 @@ class SqliteStorage:
 
     def transaction(self) -> Any:
         return self._db.transaction()
+
+    def atomic(self, work: Callable[[], T]) -> T:
+        return self._db.atomic(work)
 
     def now(self) -> datetime:
         return self.clock()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from datetime import datetime, timezone
 from typing import Any
 
-from .storage import Fact, StateRow, Turn
+from ..storage import Fact, StateRow, Turn
 
 # Ids are signed 64-bit integers in every engine: a larger number names nothing that could be stored.
 INT64_MAX = 2**63 - 1
@@ -86,3 +88,26 @@ def state_item(row: StateRow) -> dict[str, Any]:
         "created_at": timestamp(row.created_at),
         "updated_at": timestamp(row.updated_at),
     }
+
+
+_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def moment(text: str) -> datetime:
+    """An RFC 3339 date-time (already checked by openapi.yaml) as an aware UTC datetime; moments
+    beyond what a datetime holds in UTC are clamped to its range."""
+    m = _MOMENT.fullmatch(text)
+    assert m is not None, text
+    zone = "+00:00" if m[4] in "Zz" else m[4]
+    parsed = datetime.fromisoformat(f"{m[1]}T{m[2]}.{(m[3] or '').ljust(6, '0')[:6]}{zone}")
+    try:
+        return parsed.astimezone(timezone.utc)
+    except OverflowError:
+        edge = datetime.min if parsed.year == 1 else datetime.max
+        return edge.replace(tzinfo=timezone.utc)
+
+
+def export_user_number(tenant: str, user: str) -> int:
+    """A stable positive number for (tenant, end user): the export's integer ``user_id``."""
+    digest = hashlib.blake2b(f"{tenant}\0{user}".encode(), digest_size=8).digest()
+    return (int.from_bytes(digest[:7], "big") >> 4) or 1

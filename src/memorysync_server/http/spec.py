@@ -6,7 +6,6 @@ rules are jsonschema validators over the spec's own ``components``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +19,21 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC_PATH = Path(__file__).with_name("openapi.yaml")
+from ..services.blank import ECMA_WHITESPACE, is_blank
+from ..services.limits import json_size
+
+__all__ = [
+    "SPEC_PATH",
+    "Operation",
+    "Spec",
+    "ecma_regex",
+    "is_blank",
+    "json_size",
+    "load_spec",
+    "request_fields",
+]
+
+SPEC_PATH = Path(__file__).parents[1] / "openapi.yaml"
 _SPEC_URI = "urn:memorysync:openapi"
 
 # RFC 3339 date-time, the `format: date-time` of the spec (FastAPI/pydantic reject others too).
@@ -29,32 +42,40 @@ _DATE_TIME = re.compile(
 )
 _FORMATS = FormatChecker(formats=())
 
-# JSON Schema patterns are ECMA-262 regexes, whose \s is narrower than Python's (which also
-# counts \x1c-\x1f as whitespace). Translate so "\x1d" is a non-blank text, as clients expect.
-ECMA_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_BLANK = re.compile(f"[{ECMA_WHITESPACE}]*")
 
-
-def is_blank(text: str) -> bool:
-    """True when ``text`` has no character outside JSON Schema's (ECMA-262) whitespace."""
-    return _BLANK.fullmatch(text) is not None
+# What ECMA-262 means by the pattern tokens where Python's re means something else: `$` is the
+# end of the text (Python's also matches before a final newline, so "m_1\n" would pass
+# '^m_[0-9]+$'), `.` stops at every line terminator, and \s is ECMA's own whitespace.
+_ECMA_OUTSIDE_CLASS = {
+    "$": r"\Z",
+    ".": "[^\n\r\u2028\u2029]",
+    "\\s": f"[{ECMA_WHITESPACE}]",
+    "\\S": f"[^{ECMA_WHITESPACE}]",
+}
 
 
 @lru_cache(maxsize=256)
-def _ecma(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern.replace("\\S", f"[^{ECMA_WHITESPACE}]").replace("\\s", f"[{ECMA_WHITESPACE}]"))
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema (ECMA-262) ``pattern`` as a Python regex with the same meaning (``re.ASCII``:
+    ECMA's digit, word and word-boundary escapes are ASCII-only)."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        token = pattern[i : i + 2] if pattern[i] == "\\" else pattern[i]
+        i += len(token)
+        if in_class:
+            in_class = token != "]"
+            out.append(ECMA_WHITESPACE if token == "\\s" else token)
+            continue
+        in_class = token == "["
+        out.append(_ECMA_OUTSIDE_CLASS.get(token, token))
+    return re.compile("".join(out), re.ASCII)
 
 
 def _pattern(
     validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
 ) -> Iterator[ValidationError]:
-    if isinstance(instance, str) and not _ecma(pattern).search(instance):
+    if isinstance(instance, str) and not ecma_regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-def json_size(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON: what a size cap in openapi.yaml measures."""
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
 
 
 def _max_json_bytes(
@@ -81,7 +102,7 @@ def _is_date_time(value: object) -> bool:
     # differs between Python versions (3.10 rejects fractions that are not 3 or 6 digits).
     if not isinstance(value, str):
         return True
-    match = _DATE_TIME.match(value)
+    match = _DATE_TIME.fullmatch(value)
     if not match:
         return False
     year, month, day, hour, minute, second, off_h, off_m = (
@@ -191,7 +212,7 @@ class Spec:
     def match(self, raw_path: str) -> Iterator[tuple[Operation, dict[str, str]]]:
         """Operations whose path matches the raw (still percent-encoded) request path."""
         for op in self.operations:
-            m = op.pattern.match(raw_path)
+            m = op.pattern.fullmatch(raw_path)
             if m:
                 yield op, dict(zip(op.path_names, m.groups(), strict=True))
 

@@ -1,5 +1,7 @@
 """A throwaway PostgreSQL server from the machine's own binaries, for tests and benchmarks.
 
+Test tooling, not part of the installed package: as root it installs Debian's postgresql.
+
 ``with ThrowawayPostgres() as pg: pg.create_database("x")`` -> a ``postgresql://`` URL. The
 cluster lives in a temporary folder and listens on a unix socket only (no port to collide on).
 As root, the server runs as the ``postgres`` user (``runuser``), as PostgreSQL requires; when no

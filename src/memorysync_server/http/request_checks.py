@@ -65,6 +65,19 @@ def path_segment(name: str, raw: str) -> str:
         ) from None
 
 
+def header_text(name: str, raw: bytes) -> str:
+    """A header value as UTF-8, as a non-ASCII id is sent (and as the same id is in a path); other
+    bytes are a 400, never a latin-1 reading that would name another user (b"\\xe5sa" is not "åsa")."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(
+            400,
+            f"Header {name} is not UTF-8 ({raw!r}). Send the value's UTF-8 bytes (an id such as 'åsa' "
+            "is b'\\xc3\\xa5sa').",
+        ) from None
+
+
 def query_params(raw: bytes) -> dict[str, str]:
     try:
         return dict(parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict"))

@@ -6,6 +6,8 @@ from typing import Any
 
 from jsonschema import ValidationError
 
+from ..services.errors import Conflicting, Invalid, NotVisible, ServiceError
+
 EMPTY_TEXT_DETAIL = "'text' must be a non-empty string"
 
 
@@ -252,3 +254,14 @@ def validation_items(errors: list[ValidationError], prefix: list[str | int]) -> 
                 loc.append(missing)
         items.append({"loc": loc, "msg": _message(error, prefix), "type": _kind(error)})
     return items
+
+
+def from_service(error: ServiceError) -> ApiError:
+    """The HTTP answer to what a service refused."""
+    if isinstance(error, Invalid):
+        return invalid(error.loc, error.detail, error.kind)
+    if isinstance(error, Conflicting):
+        return ApiError(409, error.detail)
+    if isinstance(error, NotVisible):
+        return ApiError(404, error.detail)
+    return ApiError(400, error.detail)

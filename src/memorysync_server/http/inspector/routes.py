@@ -22,10 +22,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ...services import Services
+from ...services.directory import MAX_USERS
 from ..auth import Key, KeyRing
 from ..errors import ApiError, invalid
+from ..request_checks import query_params
 from ..spec import Spec
-from .directory import MAX_USERS, Directory
+from .directory import user_body, users_body
 
 STATIC = Path(__file__).with_name("static")
 _OURS = re.compile(r"^/(?:$|inspector(?:/|$)|openapi\.json$|docs(?:/|$))")
@@ -56,12 +59,12 @@ def _csp(html: str) -> str:
 class Inspector:
     """ASGI app: the inspector and docs routes, falling through to ``api`` for everything else."""
 
-    def __init__(self, api: Any, spec: Spec, keys: KeyRing, services: Any) -> None:
+    def __init__(self, api: Any, spec: Spec, keys: KeyRing, services: Services) -> None:
         self.api = api
         self.spec = spec
         self.keys = keys
         self.services = services
-        self.directory = Directory(services.store)
+        self.directory = services.directory
         self._index = (STATIC / "index.html").read_text(encoding="utf-8")
         self._docs = (STATIC / "docs.html").read_text(encoding="utf-8")
         routes: list[Any] = [
@@ -123,7 +126,7 @@ class Inspector:
         except ApiError as error:
             return _error(error)
         users, total = await run_in_threadpool(self.directory.users, key.tenant, limit, offset)
-        return JSONResponse({"tenant_id": key.tenant, "users": users, "total": total})
+        return JSONResponse({"tenant_id": key.tenant, "users": users_body(users), "total": total})
 
     async def user(self, request: Request) -> Response:
         """GET: one user's counts, sessions and state namespaces; DELETE: forget that user."""
@@ -133,7 +136,8 @@ class Inspector:
         except ApiError as error:
             return _error(error)
         if request.method == "GET":
-            return JSONResponse(await run_in_threadpool(self.directory.user, key.tenant, user_id))
+            detail = await run_in_threadpool(self.directory.user, key.tenant, user_id)
+            return JSONResponse(user_body(key.tenant, user_id, detail))
         gone = await run_in_threadpool(self.directory.forget_user, key.tenant, user_id)
         return JSONResponse(
             {
@@ -159,8 +163,13 @@ def _error(error: ApiError) -> Response:
     return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
+def _query(request: Request) -> dict[str, str]:
+    # The API's strict decoding (starlette's would turn %C3 into U+FFFD, another user's id).
+    return query_params(request.scope.get("query_string", b""))
+
+
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
+    raw = _query(request).get(name)
     if raw is None:
         return default
     if not raw.strip().isdigit() or not low <= int(raw) <= high:
@@ -169,7 +178,7 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 
 def _user_param(request: Request) -> str:
-    user_id = request.query_params.get("user_id")
+    user_id = _query(request).get("user_id")
     if user_id is None:
         raise invalid(["query", "user_id"], "user_id is required: ?user_id=<the end user>", "missing")
     if not 1 <= len(user_id) <= _MAX_USER_ID:

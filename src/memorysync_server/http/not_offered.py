@@ -45,7 +45,7 @@ class NotOfferedRoutes:
 
     def find(self, raw_path: str) -> NotOffered | None:
         for route, pattern in self._compiled:
-            if pattern.match(raw_path):
+            if pattern.fullmatch(raw_path):
                 return route
         return None
 

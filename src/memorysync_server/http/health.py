@@ -1,0 +1,48 @@
+"""``GET /health`` (liveness) and ``GET /ready`` (readiness) for load balancers and supervisors.
+
+Both answer without an API key, in front of the API app (openapi.yaml lists them with
+``security: []``). ``/health`` says the process answers HTTP; ``/ready`` says it can serve
+every route now: the database answers, and the search model (when the mode uses one) is loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import JSONResponse
+
+from ..services.readiness import readiness
+from ..version import version
+
+
+def health(services: Any, call: object = None) -> tuple[int, dict[str, Any]]:
+    return 200, {"status": "ok", "version": version()}
+
+
+def ready(services: Any, call: object = None) -> tuple[int, dict[str, Any]]:
+    body = readiness(services)
+    return (200 if body["status"] == "ready" else 503), body
+
+
+# operationId (openapi.yaml) -> handler, as in routes.ROUTES; HealthRoutes serves them keyless.
+HANDLERS = {"health": health, "ready": ready}
+_PATHS = {"/health": health, "/ready": ready}
+
+
+class HealthRoutes:
+    """ASGI app: ``GET``/``HEAD`` ``/health`` and ``/ready``, before any key check; every other
+    request goes to ``app``."""
+
+    def __init__(self, app: Any, services: Any) -> None:
+        self.app = app
+        self.services = services
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        handler = _PATHS.get(scope["path"]) if scope["type"] == "http" else None
+        if handler is None or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        status, body = await run_in_threadpool(handler, self.services)
+        response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+        await response(scope, receive, send)

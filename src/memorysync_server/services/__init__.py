@@ -1,0 +1,85 @@
+"""The domain layer: what the server does with memories, turns, history and state.
+
+These services are the only code that touches :class:`~memorysync_server.storage.Storage`; the
+HTTP layer (``memorysync_server.http``) parses a request, calls one of them and encodes the
+answer. They raise :mod:`.errors` (never an HTTP status) and take and return plain values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..extract import Extractor, RuleExtractor
+from ..model_loading import serving_embedder
+from ..pipeline import Pipeline
+from ..retrieval import DEFAULT_SEARCH, Backfill, Embedder, FactSearch
+from ..storage import Clock, Storage, open_storage, utc_now
+from ..supersede import Superseder
+from .directory import Directory
+from .feedback import Feedback
+from .history import History
+from .memories import Memories
+from .recall import Recall
+from .state import State
+from .turns import Turns
+
+
+@dataclass
+class Services:
+    store: Storage
+    pipeline: Pipeline
+    search: FactSearch
+    backfill: Backfill | None = None
+    memories: Memories = field(init=False)
+    feedback: Feedback = field(init=False)
+    recall: Recall = field(init=False)
+    turns: Turns = field(init=False)
+    history: History = field(init=False)
+    state: State = field(init=False)
+    directory: Directory = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.memories = Memories(self.store, self.pipeline, self.search)
+        self.feedback = Feedback(self.store)
+        self.recall = Recall(self.store, self.search)
+        self.turns = Turns(self.store, self.pipeline)
+        self.history = History(self.store, self.pipeline)
+        self.state = State(self.store, self.pipeline, self.search)
+        self.directory = Directory(self.store)
+
+    def now(self) -> datetime:
+        return self.store.now()
+
+    def close(self) -> None:
+        """Stop the background embedder, then release the database."""
+        if self.backfill is not None:
+            self.backfill.close()
+        self.store.close()
+
+
+def build_services(
+    db: str | Path,
+    *,
+    clock: Clock = utc_now,
+    extractor: Extractor | None = None,
+    embedder: Embedder | None = None,
+    search: str = DEFAULT_SEARCH,
+) -> Services:
+    """The services over the database ``db`` (a SQLite file path or a ``postgresql://`` URL).
+    ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder."""
+    embedder = embedder or serving_embedder(search)  # a model loads in the background
+    store = open_storage(db, clock=clock)
+    fact_search = FactSearch(store, embedder, mode=search)
+    superseder = Superseder(store, fact_search if fact_search.dense else None)
+    # Sentence vectors cost milliseconds each: writes store facts without them and a background
+    # embedder adds them in batches. The hashed vectors of the lexical modes cost microseconds.
+    backfill = Backfill(store, embedder) if fact_search.dense else None
+    fact_search.backfill = backfill
+    pipeline = Pipeline(store, extractor or RuleExtractor(), embedder, superseder, backfill)
+    fact_search.echoes = pipeline.echoes
+    return Services(store=store, pipeline=pipeline, search=fact_search, backfill=backfill)
+
+
+__all__ = ["Services", "build_services"]

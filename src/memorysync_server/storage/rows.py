@@ -1,0 +1,144 @@
+"""What both engines share: stored rows to the interface's values, values to stored columns, and
+the WHERE clauses the two SQL dialects write alike.
+
+A row is any mapping of column names (``sqlite3.Row``, or psycopg's dict rows after the
+PostgreSQL engine decoded its text); ``time`` turns a stored time into an aware datetime (SQLite
+keeps ISO text, PostgreSQL ``timestamptz``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from . import revisions
+from .interfaces import Fact, Revision, StateRow, Turn
+
+Row = Mapping[str, Any]
+Time = Callable[[Any], datetime]
+
+# The columns of a fact that make a Fact (vectors and postings stay in storage).
+FACT_COLUMNS = "id, text, source, metadata, created_at, tags, importance, event_type, updated_at"
+STATE_COLUMNS = "id, namespace, key, value, text, source, created_at, updated_at, indexed"
+
+
+def dump(value: Any) -> str:
+    """A JSON column's stored text (tags, metadata, revision fields)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def fact(row: Row, time: Time) -> Fact:
+    return Fact(
+        id=int(row["id"]),
+        text=row["text"],
+        source=row["source"],
+        metadata=json.loads(row["metadata"]),
+        created_at=time(row["created_at"]),
+        tags=json.loads(row["tags"]),
+        importance=row["importance"],
+        event_type=row["event_type"],
+        updated_at=time(row["updated_at"]) if row["updated_at"] else None,
+    )
+
+
+def turn(row: Row, time: Time) -> Turn:
+    return Turn(
+        id=int(row["id"]),
+        session_id=row["session_id"],
+        role=row["role"],
+        content=row["content"],
+        seq=row["seq"],
+        occurred_at=row["occurred_at"],
+        payload=None if row["payload"] is None else json.loads(row["payload"]),
+        source=row["source"],
+        created_at=time(row["created_at"]),
+    )
+
+
+def state(row: Row, time: Time, *, with_vector: bool = False) -> StateRow:
+    vector = None
+    if with_vector and row["vector"] is not None:
+        vector = np.frombuffer(row["vector"], dtype=np.float32)
+    return StateRow(
+        id=int(row["id"]),
+        namespace=json.loads(row["namespace"]),
+        key=row["key"],
+        value=json.loads(row["value"]),
+        text=row["text"],
+        source=row["source"],
+        created_at=time(row["created_at"]),
+        updated_at=time(row["updated_at"]),
+        indexed=bool(row["indexed"]),
+        vector=vector,
+    )
+
+
+def revision_page(
+    stored: Sequence[Row], current: Fact, time: Time, limit: int, offset: int
+) -> tuple[list[Revision], int]:
+    """A fact's revisions (with its "created" one even where an older release stored none),
+    ``limit`` (0: all) from ``offset``, and how many there are."""
+    every = revisions.with_created(
+        [
+            Revision(
+                revision=int(r["revision"]),
+                event=r["event"],
+                changed_fields=json.loads(r["changed_fields"]),
+                diff=json.loads(r["diff"]),
+                actor=r["actor"],
+                created_at=time(r["created_at"]),
+            )
+            for r in stored
+        ],
+        current,
+    )
+    return every[offset : offset + limit if limit > 0 else None], len(every)
+
+
+def id_matrix(rows: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids as int64, float32 matrix with one row per id) of ``(id, vector bytes)`` rows."""
+    ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+    if not rows:
+        return ids, np.zeros((0, 0), dtype=np.float32)
+    return ids, np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How an engine writes a parameter (``?`` or ``%s``) and a membership test."""
+
+    mark: str
+
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        if self.mark == "?":
+            return f"{column} IN ({','.join('?' * len(values))})", list(values)
+        return f"{column} = ANY(%s)", [list(values)]
+
+    def scope(
+        self, tenant: str, user_id: str, equal: Mapping[str, Any], among: tuple[str, Sequence[Any] | None]
+    ) -> tuple[str, list[Any]] | None:
+        """One user's rows whose ``equal`` columns (None: any) hold those values and whose
+        ``among[0]`` column is one of ``among[1]`` (None: any); None when that list is empty."""
+        where = f"tenant = {self.mark} AND user_id = {self.mark}"
+        params: list[Any] = [tenant, user_id]
+        for column, value in equal.items():
+            if value is not None:
+                where += f" AND {column} = {self.mark}"
+                params.append(value)
+        column, values = among
+        if values is not None:
+            if not values:
+                return None
+            test, more = self.one_of(column, values)
+            where += f" AND {test}"
+            params += more
+        return where, params
