@@ -212,7 +212,7 @@ def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> l
     memory.flush(10)
 
     # 3. The same recall: persistent bridge vs what per-call bridges pay, split into its parts.
-    backend = Backend(memory._connection, user_id=user, session_scope="ag2::bench")
+    backend = Backend(memory.session.connection, user_id=user, session_scope="ag2::bench")
     bridge = shared_loop()
     persistent = _summary(
         "recall via persistent background loop (one client)",

@@ -153,7 +153,7 @@ def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
         direct = []
         for _ in range(samples):
             start = time.perf_counter()
-            memory._recaller.recall(PROMPT)
+            memory.session.recall(PROMPT)
             direct.append(time.perf_counter() - start)
         classic = _summary(
             "the capability's recall, blocking call from this thread",

@@ -21,6 +21,7 @@ sys.path.insert(0, str(HERE))
 import bench_ag2  # noqa: E402
 import bench_ag2_v1  # noqa: E402
 import bench_agno  # noqa: E402
+import bench_build  # noqa: E402
 import bench_engines  # noqa: E402
 import bench_fairness  # noqa: E402
 import bench_server  # noqa: E402
@@ -90,6 +91,9 @@ def main() -> int:
     print("\n## ag2 1.x middleware (ag2_memorysync.MemorySyncMiddleware)\n", flush=True)
     ag2_v1_table = bench_ag2_v1.to_markdown(bench_ag2_v1.measure())
     print(ag2_v1_table, flush=True)
+    print("\n## Building memories while another agent recalls (ag2_memorysync)\n", flush=True)
+    build_table = bench_build.to_markdown(bench_build.measure())
+    print(build_table, flush=True)
     print("\n## agno db (agno_memorysync)\n", flush=True)
     agno_table = bench_agno.to_markdown(bench_agno.measure())
     print(agno_table, flush=True)
@@ -112,7 +116,7 @@ def main() -> int:
     OUT.mkdir(exist_ok=True)
     png = OUT / "latency_vs_memories.png"
     chart(server_rows, png)
-    report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
+    report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## Building memories while another agent recalls\n\n{build_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
     report += f"\n## Search quality (make eval)\n\n{quality}\n"
     report += f"\n## Fairness between tenants\n\n{fairness_table}\n\n## Storage engines\n\n{engines_table}\n"
     report += f"\n## Start-up\n\n{bench_startup.__doc__.split(chr(10) + chr(10))[1]}\n\n{startup_table}\n"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .backend import MemoryHit, SaveResult
 from .capability import MemorySyncCapability
+from .options import RecallOptions, WriteOptions
 from .recall import DEFAULT_CONTEXT_TEMPLATE
 from .tools import register_memory_tools
 from .versions import check_installed as _check_installed
@@ -33,8 +34,10 @@ __all__ = [
     "MemoryHit",
     "MemorySyncCapability",
     "MemorySyncMiddleware",
+    "RecallOptions",
     "RetryPolicy",
     "SaveResult",
+    "WriteOptions",
     "memory_tools",
     "register_memory_tools",
 ]
@@ -47,6 +50,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'ag2_memorysync' has no attribute {name!r}")
     try:
         from . import v1
+
+        return getattr(v1, name)
     except ImportError as exc:
         if exc.name != "ag2" and not (exc.name or "").startswith("ag2."):
             raise
@@ -54,4 +59,3 @@ def __getattr__(name: str) -> Any:
             f"ag2_memorysync.{name} is for ag2 1.x agents and needs the ag2 package: "
             f"pip install 'memorysync-kit[ag2-v1]' (or pip install 'ag2>=1.2,<1.3')."
         ) from exc
-    return getattr(v1, name)

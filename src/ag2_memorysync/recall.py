@@ -16,10 +16,9 @@ import logging
 import time
 from collections.abc import Callable
 
-from memorysync_core import LoopThread
+from memorysync_core import CircuitBreaker, LoopThread
 
 from .backend import Backend, describe_failure
-from .breaker import CircuitBreaker
 from .stats import Stats
 
 log = logging.getLogger("ag2_memorysync")

@@ -19,10 +19,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from memorysync_core import LoopThread, MemorySyncError
+from memorysync_core import Backoff, CircuitBreaker, LoopThread, retryable
 
 from .backend import PendingTurn, describe_failure
-from .breaker import CircuitBreaker
 from .stats import Stats
 
 log = logging.getLogger("ag2_memorysync")
@@ -44,7 +43,7 @@ class RetryPolicy:
     linger: float = 0.02
 
     def __post_init__(self) -> None:
-        if self.backoff_base <= 0 or self.backoff_max < self.backoff_base:
+        if not 0 < self.backoff_base <= self.backoff_max:
             raise ValueError("RetryPolicy needs 0 < backoff_base <= backoff_max")
         if self.retry_for < 0:
             raise ValueError("RetryPolicy.retry_for must be >= 0 seconds")
@@ -53,10 +52,13 @@ class RetryPolicy:
         if not 1 <= self.batch_size <= 100:
             raise ValueError("RetryPolicy.batch_size must be between 1 and 100 (the contract's limit)")
 
+    @property
+    def backoff(self) -> Backoff:
+        return Backoff(self.backoff_base, self.backoff_max)
+
     def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
-        """Exponential backoff with equal jitter: half fixed, half random."""
-        step = min(self.backoff_max, self.backoff_base * 2 ** max(attempt - 1, 0))
-        return step / 2 + step / 2 * rng()
+        """Exponential backoff with equal jitter (:class:`memorysync_core.Backoff`)."""
+        return self.backoff.delay(attempt, rng)
 
 
 class TurnWriter:
@@ -65,18 +67,18 @@ class TurnWriter:
         send: Callable[[list[PendingTurn]], Awaitable[str]],
         bridge: LoopThread,
         *,
-        queue_size: int,
+        max_pending: int,
         policy: RetryPolicy,
         stats: Stats,
         on_lost: Callable[[list[PendingTurn]], None],
         clock: Callable[[], float] = time.monotonic,
         rng: Callable[[], float] = random.random,
     ) -> None:
-        if queue_size < 1:
-            raise ValueError("queue_size must be at least 1")
+        if max_pending < 1:
+            raise ValueError("max_pending must be at least 1")
         self._send = send
         self._bridge = bridge
-        self._queue_size = queue_size
+        self._max_pending = max_pending
         self._policy = policy
         self._stats = stats
         self._on_lost = on_lost
@@ -102,7 +104,7 @@ class TurnWriter:
     def enqueue(self, turn: PendingTurn) -> bool:
         """Queue ``turn`` without blocking; False when it was dropped (queue full or closed)."""
         with self._lock:
-            accepted = not self._closed and len(self._queue) < self._queue_size
+            accepted = not self._closed and len(self._queue) < self._max_pending
             if accepted:
                 self._queue.append(turn)
                 self._pending += 1
@@ -146,8 +148,8 @@ class TurnWriter:
         if self._drops == 1 or self._drops % 100 == 0:
             log.warning(
                 "MemorySync capture queue is full (%d turns); dropped %d turn(s) so far. "
-                "The server is unreachable or slow: raise queue_size= or check the server.",
-                self._queue_size,
+                "The server is unreachable or slow: raise max_pending_writes= or check the server.",
+                self._max_pending,
                 self._drops,
             )
 
@@ -194,8 +196,7 @@ class TurnWriter:
             try:
                 status = await self._send(batch)
             except Exception as exc:
-                retryable = isinstance(exc, MemorySyncError) and exc.transient and not exc.limit_exceeded
-                if not retryable:
+                if not retryable(exc):
                     self.breaker.success()  # the server answered; it is alive
                     self._give_up(batch, exc)
                     return

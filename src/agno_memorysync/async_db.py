@@ -8,14 +8,12 @@ and use ``arun``. A miswired call raises or logs a message naming that fix (see 
 from __future__ import annotations
 
 import asyncio
-import threading
-import weakref
 from typing import Any
 
 from agno.db.base import AsyncBaseDb
 from agno.db.schemas.memory import UserMemory
 
-from memorysync_core import Connection
+from memorysync_core import shared_loop
 
 from .memory_only import ASYNC_WIRING, clear_all_refusal, memory_only_methods
 from .miswiring import guarded
@@ -29,39 +27,20 @@ _MemoryOnly = type(
 
 
 class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore[misc, valid-type]
-    """The async twin of ``MemorySyncDb``: same options, same behaviour, awaited on your loop.
+    """The async twin of ``MemorySyncDb``: same options, same behaviour, awaited.
 
-    Each read is bounded by ``recall_timeout`` and each write or delete by ``write_timeout``
-    (``asyncio.wait_for``), so a slow server never holds a run longer than that, and the event
-    loop keeps running while it waits.
+    Each read is bounded by ``recall_timeout`` and each write or delete by ``write_timeout``, so
+    a slow server never holds a run longer than that. The requests run on the kit's background
+    loop and are awaited from yours, which keeps running meanwhile; any number of event loops
+    (one ``asyncio.run`` after another) share the one connection.
     """
 
-    def _open(self) -> None:
-        self._tenant_id = self._options.tenant_id
-        # An httpx.AsyncClient is bound to the loop that first used it: one connection per loop.
-        self._connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Connection] = (
-            weakref.WeakKeyDictionary()
-        )
-        self._lock = threading.Lock()
-
     # ---------------------------------------------------------------- the shell
-    def _connection(self) -> Connection:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            connection = self._connections.get(loop)
-            if connection is None:
-                connection = self._connections[loop] = self._options.connection(self._tenant_id)
-            return connection
-
     async def _execute(self, plan: Plan[Any]) -> Any:
-        connection = self._connection()
-        budget = self._policy.budget(plan.kind) * plan.units
         try:
-            return await asyncio.wait_for(self._drive(plan, connection), budget)
+            return await shared_loop().arun(self._drive(plan, self._connection), self._budget(plan))
         except FAILURES as exc:
             return self._failed(plan, exc)
-        finally:
-            self._tenant_id = self._tenant_id or connection.tenants.cached  # discover once, not per loop
 
     # ---------------------------------------------------------------- reads
     @guarded
@@ -174,9 +153,7 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
 
     async def close(self, flush_timeout: float = 2.0) -> None:
         """Flush queued writes for up to ``flush_timeout`` seconds (what is left is counted lost and
-        logged), then close the HTTP client this event loop uses. The loop keeps running meanwhile."""
-        await asyncio.get_running_loop().run_in_executor(None, self._retries.close, flush_timeout)
-        with self._lock:
-            connection = self._connections.pop(asyncio.get_running_loop(), None)
-        if connection is not None:
-            await connection.aclose()
+        logged), then close the HTTP client. The event loop keeps running meanwhile."""
+        await asyncio.to_thread(self._shutdown, flush_timeout)
+
+    aclose = close

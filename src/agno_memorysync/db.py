@@ -35,16 +35,13 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     budget (``recall_timeout`` for reads, ``write_timeout`` for writes and deletes).
     """
 
-    def _open(self) -> None:
-        self._connection = self._options.connection()
-        self._warned_loop = False
+    _warned_loop = False
 
     # ---------------------------------------------------------------- the shell
     def _execute(self, plan: Plan[Any]) -> Any:
         self._warn_if_blocking_a_loop()
-        budget = self._policy.budget(plan.kind) * plan.units
         try:
-            return shared_loop().run(self._drive(plan, self._connection), budget)
+            return shared_loop().run(self._drive(plan, self._connection), self._budget(plan))
         except FAILURES as exc:
             return self._failed(plan, exc)
 
@@ -173,7 +170,8 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     def close(self, flush_timeout: float = 2.0) -> None:
         """Flush queued writes for up to ``flush_timeout`` seconds (what is left is counted lost and
         logged), then close the HTTP client (its connections live on the shared background loop)."""
-        self._retries.close(flush_timeout)
-        loop = shared_loop()
-        if not loop.in_loop_thread():
-            loop.run(self._connection.aclose(), self._policy.write_timeout)
+        self._shutdown(flush_timeout)
+
+    async def aclose(self, flush_timeout: float = 2.0) -> None:
+        """``close()`` for async code: the caller's event loop keeps running meanwhile."""
+        await asyncio.to_thread(self._shutdown, flush_timeout)

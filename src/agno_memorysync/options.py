@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 
-from memorysync_core import Connection, Settings, resolve_settings
+from memorysync_core import Connection, Settings, exits, resolve_settings, retryable, shared_loop
 
 from .ops import MemoryOps, Plan, drive
 from .policy import Policy
-from .retry import RetryQueue, retryable
+from .retry import RetryQueue
 from .scope import scoped
 
 logger = logging.getLogger("agno_memorysync")
@@ -73,13 +73,13 @@ class Options:
             transport=transport,
         )
 
-    def connection(self, tenant_id: str | None = None) -> Connection:
-        """A new connection; its async httpx client belongs to the first event loop that uses it."""
+    def connection(self) -> Connection:
+        """A new connection (its clients are built here, on the caller's thread)."""
         return Connection(
             api_key=self.settings.api_key,
             base_url=self.settings.base_url,
             project_id=self.settings.project_id,
-            tenant_id=tenant_id or self.tenant_id,
+            tenant_id=self.tenant_id,
             # Per phase; the whole operation is bounded by the policy's budget on top of this.
             timeout=self.policy.write_timeout,
             async_transport=self.transport,
@@ -87,8 +87,13 @@ class Options:
 
 
 class ConfiguredDb:
-    """The constructor, ``default_user_id`` and ``repr`` both twins share (a mixin placed before
-    agno's ``BaseDb`` / ``AsyncBaseDb``); each twin then sets up its I/O in ``_open()``."""
+    """Everything both twins share (a mixin placed before agno's ``BaseDb`` / ``AsyncBaseDb``):
+    the constructor, the connection, the retry queue, failure handling, closing and exit.
+
+    Both twins do their I/O on the core's shared background loop, with one connection: the sync
+    one waits there with a hard total budget, the async one awaits it from the caller's loop
+    (which keeps running). No HTTP client is ever bound to a caller's loop, so none is left
+    behind when that loop ends, and interpreter exit closes the one client cleanly."""
 
     def __init__(
         self,
@@ -127,17 +132,17 @@ class ConfiguredDb:
         )
         self._ops = self._options.ops
         self._policy = self._options.policy
+        self._connection = self._options.connection()
         self._retries = RetryQueue(
             ops=self._ops,
-            connect=self._options.connection,
+            connection=self._connection,
             write_timeout=self._policy.write_timeout,
             max_pending=max_pending_writes,
             retry_for=retry_for,
         )
-        self._open()
-
-    def _open(self) -> None:
-        raise NotImplementedError
+        self._exit = _AtExit(self._retries, self._connection)
+        exits.register(self._exit)
+        self._close_when_dropped = exits.close_when_dropped(self, self._connection.aclose)
 
     # ---------------------------------------------------------------- shared by both shells
     async def _drive(self, plan: Plan[Any], connection: Connection) -> Any:
@@ -171,6 +176,21 @@ class ConfiguredDb:
                 return stored[0] if plan.empty is None else stored
         return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
 
+    def _budget(self, plan: Plan[Any]) -> float:
+        return self._policy.budget(plan.kind) * plan.units
+
+    def _shutdown(self, flush_timeout: float) -> None:
+        """Flush queued writes for up to ``flush_timeout`` seconds (what is left is counted lost
+        and logged), then close the HTTP client on the shared loop. Blocking: the async twin runs
+        it on a worker thread."""
+        exits.unregister(self._exit)
+        self._close_when_dropped.detach()
+        self._retries.close(flush_timeout)
+        loop = shared_loop()
+        if not loop.in_loop_thread():
+            loop.run(self._connection.aclose(), self._policy.write_timeout)
+        self._connection.close()
+
     def _scope_user(self, user_id: str | None) -> str | None:
         return scoped(user_id)
 
@@ -194,3 +214,20 @@ class ConfiguredDb:
             f"{type(self).__name__}(id={self.id!r}, {self._options.settings!r}, "  # type: ignore[attr-defined]
             f"source={self._ops.source!r})"
         )
+
+
+class _AtExit:
+    """A db at interpreter exit (:mod:`memorysync_core.exits`): one deadline for every db."""
+
+    exit_flush_timeout = 2.0
+
+    def __init__(self, retries: RetryQueue, connection: Connection) -> None:
+        self._retries = retries
+        self._connection = connection
+
+    def drain_at_exit(self, timeout: float) -> int:
+        # close() logs what it could not deliver, as an error naming the count.
+        return self._retries.close(timeout) if self._retries.pending else 0
+
+    async def aclose_at_exit(self) -> None:
+        await self._connection.aclose()

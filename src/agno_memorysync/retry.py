@@ -15,38 +15,28 @@ Ordering rules, so a retry can never undo something newer:
 A write that cannot succeed by retrying (401/403/422, an exhausted plan) is not queued. Writes
 that exceed ``max_pending`` are dropped, or given up after ``retry_for`` seconds: each loss is
 counted in ``stats()`` and logged as an error. ``flush()`` waits for the queue; ``close()`` and
-interpreter exit flush briefly and log what could not be delivered.
+interpreter exit (:mod:`memorysync_core.exits`) flush briefly and log what could not be delivered.
+Backoff and the retryable check are the core's, the same as the AG2 adapter's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import concurrent.futures
 import logging
-import random
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memorysync_core import Connection, MemorySyncError, shared_loop
+from memorysync_core import Backoff, Connection, retryable, shared_loop
 
 from .ops import MemoryOps, drive
-from .policy import FAILURES
 
 logger = logging.getLogger("agno_memorysync")
 
 Key = tuple[str, str]  # (user_id, memory_id); memory_id "*" stands for every memory of the user
-
-
-def retryable(exc: BaseException) -> bool:
-    """A failure that a later identical request may get past."""
-    if isinstance(exc, MemorySyncError):
-        return exc.transient and not exc.limit_exceeded
-    return isinstance(exc, FAILURES)  # no answer within the budget
 
 
 @dataclass
@@ -71,12 +61,11 @@ class RetryQueue:
         self,
         *,
         ops: MemoryOps,
-        connect: Callable[[], Connection],
+        connection: Connection,
         write_timeout: float,
         max_pending: int = 1000,
         retry_for: float = 300.0,
-        backoff_base: float = 0.2,
-        backoff_max: float = 5.0,
+        backoff: Backoff | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if isinstance(max_pending, bool) or not isinstance(max_pending, int) or max_pending < 0:
@@ -84,12 +73,11 @@ class RetryQueue:
         if isinstance(retry_for, bool) or not isinstance(retry_for, (int, float)) or retry_for < 0:
             raise ValueError(f"retry_for must be a number of seconds >= 0, got {retry_for!r}")
         self._ops = ops
-        self._connect = connect
-        self._connection: Connection | None = None
+        self._connection = connection
         self._write_timeout = write_timeout
         self.max_pending = max_pending
         self.retry_for = float(retry_for)
-        self._backoff = (backoff_base, backoff_max)
+        self._backoff = backoff or Backoff()
         self._clock = clock
         self._lock = threading.Lock()
         self._pending: dict[Key, _Entry] = {}
@@ -98,7 +86,6 @@ class RetryQueue:
         self._idle = threading.Event()
         self._idle.set()
         self.stats = RetryStats()
-        _LIVE.add(self)
 
     # ---------------------------------------------------------------- callers
     def add(self, writes: Iterable[tuple[dict[str, Any], str]]) -> list[dict[str, Any]]:
@@ -193,7 +180,7 @@ class RetryQueue:
             failure: BaseException | None = None
             try:
                 await asyncio.wait_for(
-                    drive(self._ops.put_steps(entry.value, entry.mode), self._conn()), self._write_timeout
+                    drive(self._ops.put_steps(entry.value, entry.mode), self._connection), self._write_timeout
                 )
             except Exception as exc:  # judged below: a retry worker must outlive any one failure
                 failure = exc
@@ -228,24 +215,4 @@ class RetryQueue:
                 failure,
             )
             return 0.0
-        base, cap = self._backoff
-        step = min(cap, base * 2 ** (entry.attempts - 1))
-        return step / 2 + step / 2 * random.random()
-
-    def _conn(self) -> Connection:
-        if self._connection is None:
-            self._connection = self._connect()
-        return self._connection
-
-
-_LIVE: weakref.WeakSet[RetryQueue] = weakref.WeakSet()
-EXIT_FLUSH_TIMEOUT = 2.0
-
-
-@atexit.register
-def _flush_at_exit() -> None:
-    # One deadline for every db: exit waits at most EXIT_FLUSH_TIMEOUT in total.
-    deadline = time.monotonic() + EXIT_FLUSH_TIMEOUT
-    for queue in list(_LIVE):
-        if queue.pending:
-            queue.close(max(0.0, deadline - time.monotonic()))
+        return self._backoff.delay(entry.attempts)

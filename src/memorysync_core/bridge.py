@@ -8,7 +8,6 @@ submit coroutines here and wait on a ``concurrent.futures.Future`` with a timeou
 from __future__ import annotations
 
 import asyncio
-import atexit
 import concurrent.futures
 import contextlib
 import threading
@@ -66,6 +65,17 @@ class LoopThread:
             future.cancel()
             raise TimeoutError(f"gave up after {timeout:.3f}s") from None
 
+    async def arun(self, coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
+        """Run ``coro`` on this loop and await it from another loop for at most ``timeout``
+        seconds: the caller's loop keeps running meanwhile. On timeout (or when the caller is
+        cancelled) the coroutine is cancelled and ``TimeoutError`` is raised."""
+        future = self.submit(coro)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except asyncio.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"gave up after {timeout:.3f}s") from None
+
     def shutdown(self, timeout: float = 1.0) -> None:
         """Cancel every task still on the loop, let them finish, then stop and close the loop.
 
@@ -100,7 +110,8 @@ _shared_lock = threading.Lock()
 
 
 def shared_loop() -> LoopThread:
-    """The process-wide loop thread, started on first use (and again after a fork)."""
+    """The process-wide loop thread, started on first use (and again after a fork). It is
+    stopped at exit by :mod:`.exits`, after everything that used it was drained and closed."""
     global _shared
     with _shared_lock:
         if _shared is None or not _shared.alive:
@@ -108,9 +119,7 @@ def shared_loop() -> LoopThread:
         return _shared
 
 
-@atexit.register
-def _shutdown_shared_loop() -> None:
-    # Registered when this module is first imported, before any adapter registers its own exit
-    # handler, so it runs after them (atexit is last in, first out): adapters flush first.
-    if _shared is not None:
-        _shared.shutdown()
+def running_shared_loop() -> LoopThread | None:
+    """The shared loop if it was started and still runs (exit handling must not start one)."""
+    with _shared_lock:
+        return _shared if _shared is not None and _shared.alive else None

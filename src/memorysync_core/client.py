@@ -5,9 +5,9 @@ generated operations through :func:`call` / :func:`acall`, which turn every non-
 every transport failure and every answer that does not parse into
 :class:`~memorysync_core.errors.MemorySyncError`.
 
-A generated operation module has three steps: ``_get_kwargs`` (build the request from our
-arguments), the HTTP exchange, and ``_build_response`` (parse the answer). They are run one by
-one here so that blame lands where it belongs: a wrong argument in our own code raises as the
+A generated operation has three steps: build the request from our arguments, the HTTP exchange,
+and parse the answer (:mod:`.generated` reaches the first and the last). They are run one by one
+here so that blame lands where it belongs: a wrong argument in our own code raises as the
 ``TypeError`` / ``ValueError`` it is, a transport failure is a transient ``MemorySyncError``,
 and only an answer that fails to parse is reported as the server not following openapi.yaml
 (not transient: resending the same request would get the same answer).
@@ -15,10 +15,11 @@ and only an answer that fails to parse is reported as the server not following o
 
 from __future__ import annotations
 
-import sys
+import functools
+import ssl
+import threading
 from collections.abc import Awaitable, Callable
 from importlib import metadata
-from types import ModuleType
 from typing import Any, TypeVar
 
 import httpx
@@ -26,12 +27,14 @@ from memorysync_client import AuthenticatedClient
 from memorysync_client.types import Response
 
 from .errors import MemorySyncError
+from .generated import Operation, operation
 from .settings import Settings
 
 DISTRIBUTION = "memorysync-kit"
 T = TypeVar("T")
 
 
+@functools.lru_cache(maxsize=8)
 def user_agent(distribution: str = DISTRIBUTION) -> str:
     """``<distribution>/<version>``, the version read from the installed package metadata."""
     try:
@@ -39,6 +42,21 @@ def user_agent(distribution: str = DISTRIBUTION) -> str:
     except metadata.PackageNotFoundError:  # running from a source tree that was never installed
         version = "0+unknown"
     return f"{distribution}/{version}"
+
+
+_tls: ssl.SSLContext | None = None
+_tls_lock = threading.Lock()
+
+
+def tls_context() -> ssl.SSLContext:
+    """One verifying TLS context per process. Loading the CA bundle takes 10-30 ms of CPU: every
+    httpx client built without a context pays it again, and paid on the shared loop it stalled
+    every other agent's recall while new capabilities were built."""
+    global _tls
+    with _tls_lock:
+        if _tls is None:
+            _tls = httpx.create_ssl_context()
+        return _tls
 
 
 def build_client(
@@ -53,6 +71,9 @@ def build_client(
     ``transport`` / ``async_transport`` are injected into the sync / async httpx clients (tests
     use them for fault injection). A transport that implements both protocols, such as
     ``httpx.MockTransport``, serves both when only ``transport`` is given.
+
+    The async httpx client is built here, on the caller's thread, so the loop that later runs
+    its requests never spends time setting it up.
     """
     headers = {"User-Agent": user_agent()}
     if settings.project_id:
@@ -65,6 +86,7 @@ def build_client(
         auth_header_name="X-API-Key",
         headers=headers,
         timeout=timeout,
+        verify_ssl=tls_context(),
     )
     if async_transport is None and isinstance(transport, httpx.AsyncBaseTransport):
         async_transport = transport
@@ -72,76 +94,61 @@ def build_client(
         "base_url": settings.base_url,
         "headers": {**headers, "X-API-Key": settings.api_key},
         "timeout": timeout,
+        "verify": tls_context(),
     }
     if transport is not None:
         client.set_httpx_client(httpx.Client(transport=transport, **common))
     if async_transport is not None:
         client.set_async_httpx_client(httpx.AsyncClient(transport=async_transport, **common))
+    else:
+        client.get_async_httpx_client()
     return client
 
 
-def invoke(operation: Callable[..., Response[T]], /, **kwargs: Any) -> Response[T]:
+def invoke(fn: Callable[..., Response[T]], /, **kwargs: Any) -> Response[T]:
     """Run a generated ``*.sync_detailed`` operation; transport and parse failures raise."""
-    module, name = _module(operation), _name(operation)
+    op = operation(fn)
     client = kwargs.pop("client")
-    request = module._get_kwargs(**kwargs)  # our arguments: a mistake here is ours, raised as is
+    request = op.request(**kwargs)  # our arguments: a mistake here is ours, raised as is
     try:
         httpx_client = client.get_httpx_client()
         response = httpx_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, name, str(httpx_client.base_url)) from exc
-    return _parse(module, client, response, name)
+        raise MemorySyncError.from_transport(exc, op.name, str(httpx_client.base_url)) from exc
+    return _parse(op, client, response)
 
 
-async def ainvoke(operation: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> Response[T]:
+async def ainvoke(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> Response[T]:
     """Run a generated ``*.asyncio_detailed`` operation; transport and parse failures raise."""
-    module, name = _module(operation), _name(operation)
+    op = operation(fn)
     client = kwargs.pop("client")
-    request = module._get_kwargs(**kwargs)
+    request = op.request(**kwargs)
     try:
         async_client = client.get_async_httpx_client()
         response = await async_client.request(**request)
     except httpx.HTTPError as exc:
-        raise MemorySyncError.from_transport(exc, name, str(async_client.base_url)) from exc
-    return _parse(module, client, response, name)
+        raise MemorySyncError.from_transport(exc, op.name, str(async_client.base_url)) from exc
+    return _parse(op, client, response)
 
 
-def call(operation: Callable[..., Response[T]], /, **kwargs: Any) -> T:
+def call(fn: Callable[..., Response[T]], /, **kwargs: Any) -> T:
     """Run a generated ``*.sync_detailed`` operation; return the parsed 2xx body or raise."""
-    return _unwrap(invoke(operation, **kwargs), _name(operation))
+    return _unwrap(invoke(fn, **kwargs), operation(fn).name)
 
 
-async def acall(operation: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> T:
+async def acall(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> T:
     """Run a generated ``*.asyncio_detailed`` operation; return the parsed 2xx body or raise."""
-    return _unwrap(await ainvoke(operation, **kwargs), _name(operation))
+    return _unwrap(await ainvoke(fn, **kwargs), operation(fn).name)
 
 
-def _parse(
-    module: ModuleType, client: AuthenticatedClient, response: httpx.Response, name: str
-) -> Response[Any]:
+def _parse(op: Operation, client: AuthenticatedClient, response: httpx.Response) -> Response[Any]:
     try:
-        parsed: Response[Any] = module._build_response(client=client, response=response)
-        return parsed
+        return op.parse(client, response)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise MemorySyncError.unparsable(response.status_code, response.content, name, exc) from exc
+        raise MemorySyncError.unparsable(response.status_code, response.content, op.name, exc) from exc
 
 
 def _unwrap(response: Response[T], name: str) -> T:
     if 200 <= response.status_code < 300:
         return response.parsed  # type: ignore[return-value]
     raise MemorySyncError.from_http(response.status_code, response.content, name)
-
-
-def _module(operation: Callable[..., Any]) -> ModuleType:
-    module = sys.modules.get(getattr(operation, "__module__", ""))
-    if module is None or not hasattr(module, "_get_kwargs") or not hasattr(module, "_build_response"):
-        raise TypeError(
-            f"{operation!r} is not an operation of the generated memorysync_client "
-            f"(e.g. memorysync_client.api.memory.recall.asyncio_detailed)"
-        )
-    return module
-
-
-def _name(operation: Callable[..., Any]) -> str:
-    # memorysync_client.api.memory.recall.sync_detailed -> "recall"
-    return getattr(operation, "__module__", "memorysync").rsplit(".", 1)[-1]

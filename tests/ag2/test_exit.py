@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.dev_mode import assert_silent, run_dev
 from tests.support.openai_stub import OpenAIStub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,4 +92,50 @@ def test_turns_that_cannot_be_delivered_give_one_warning_with_the_count(dead_url
     assert lost == [
         f"MemorySync: {queued} captured turn(s) could not be delivered before the process exited; "
         "call close(timeout=...) before exiting, or raise exit_flush_timeout="
+    ]
+
+
+ASYNC_PROGRAM = """
+import asyncio, sys
+from tests.support.dev_mode import end_as, quiet_about_slow_callbacks
+
+base_url, api_key, ending = sys.argv[1:4]
+
+
+def rule_based(recipient, messages=None, sender=None, config=None):
+    return True, "Noted: vegan, and Oslo is lovely."
+
+
+async def main():
+    quiet_about_slow_callbacks()
+    assistant = ConversableAgent("assistant", llm_config=False, human_input_mode="NEVER")
+    assistant.register_reply([Agent, None], rule_based)
+    person = UserProxyAgent("customer", code_execution_config=False, human_input_mode="NEVER",
+                            max_consecutive_auto_reply=0)
+    memory = MemorySyncCapability(user_id="customer-42", session_id="async-exit", api_key=api_key,
+                                  base_url=base_url)
+    memory.add_to_agent(assistant)
+    memory.add_to_agent(person)
+    await person.a_initiate_chat(assistant, message="I'm vegan, and I moved to Oslo.", silent=True)
+    assert (await memory.asave("I have a dog named Rex.")).status == "stored"
+    await end_as(memory, ending)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("ending", ["aclose", "aflush", "nothing"])
+def test_async_code_exits_without_a_word_under_dev_mode(server, stored, ending):
+    done = run_dev(
+        "from autogen import Agent, ConversableAgent, UserProxyAgent\n"
+        "from ag2_memorysync import MemorySyncCapability",
+        ASYNC_PROGRAM,
+        server.base_url,
+        server.api_key,
+        ending,
+    )
+    assert_silent(done)
+    assert stored.transcript("customer-42", "async-exit") == [
+        ("user", "I'm vegan, and I moved to Oslo."),
+        ("assistant", "Noted: vegan, and Oslo is lovely."),
     ]

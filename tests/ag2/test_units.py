@@ -10,7 +10,13 @@ import threading
 import pytest
 from autogen import ConversableAgent, UserProxyAgent
 
-from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, MemorySyncCapability, RetryPolicy
+from ag2_memorysync import (
+    DEFAULT_CONTEXT_TEMPLATE,
+    MemorySyncCapability,
+    RecallOptions,
+    RetryPolicy,
+    WriteOptions,
+)
 from ag2_memorysync.content import spoken_text
 from ag2_memorysync.dedup import DedupRegistry
 from ag2_memorysync.placement import inject
@@ -40,12 +46,30 @@ def make(**kwargs):
         ({"recall_timeout": 0}, "recall_timeout"),
         ({"context_template": "memories: {}"}, "{context}"),
         ({"queue_size": 0}, "queue_size"),
+        ({"max_pending_writes": 0}, "max_pending_writes"),
+        ({"recall": RecallOptions(), "top_k": 3}, "top_k given both"),
+        ({"queue_size": 5, "max_pending_writes": 6}, "give it once, as max_pending_writes="),
         ({"request_timeout": 0}, "request_timeout"),
     ],
 )
 def test_constructor_rejects_bad_input_with_the_fix(kwargs, fix):
     with pytest.raises(ValueError, match=re.escape(fix)):
         make(**kwargs)
+
+
+def test_a_grouped_option_and_its_keyword_argument_are_one_setting():
+    grouped = make(
+        recall=RecallOptions(top_k=3, recall_timeout=0.5), writes=WriteOptions(max_pending_writes=7)
+    )
+    loose = make(top_k=3, recall_timeout=0.5, queue_size=7)
+    both = make(recall=RecallOptions(top_k=3), top_k=3)  # the same value given twice is no conflict
+    for memory in (grouped, loose):
+        assert memory.recall_options == RecallOptions(top_k=3, recall_timeout=0.5)
+        assert memory.write_options == WriteOptions(max_pending_writes=7)
+        assert (memory.top_k, memory.recall_timeout) == (3, 0.5)
+    assert both.top_k == 3
+    for memory in (grouped, loose, both):
+        memory.close(timeout=0.1)
 
 
 def test_missing_key_says_where_the_key_comes_from(monkeypatch):
@@ -81,8 +105,8 @@ def test_attaching_twice_registers_nothing_twice_and_detach_removes_the_hooks():
     memory.add_to_agent(agent)
     names = [r["reply_func"].__name__ for r in agent._reply_func_list]
     assert names.count("memorysync_wait_for_recall") == names.count("a_memorysync_wait_for_recall") == 1
-    assert names.index("a_memorysync_wait_for_recall") + 2 == names.index("a_generate_oai_reply"), (
-        "the recall is waited for right before the model call"
+    assert names[:2] == ["a_memorysync_wait_for_recall", "memorysync_wait_for_recall"], (
+        "the recall is waited for before any reply function, whichever one answers"
     )
     after = {name: len(hooks) for name, hooks in agent.hook_lists.items()}
     assert after["process_all_messages_before_reply"] == before["process_all_messages_before_reply"] + 1

@@ -34,7 +34,7 @@ def test_retries_resend_the_same_turns_with_the_same_keys_then_succeed():
         writer = TurnWriter(
             send,
             loop,
-            queue_size=10,
+            max_pending=10,
             policy=RetryPolicy(backoff_base=0.01, backoff_max=0.02),
             stats=stats,
             on_lost=lost.extend,
@@ -61,7 +61,9 @@ def test_a_4xx_is_not_retried_and_the_turn_is_released_for_a_later_sighting():
     stats = Stats()
     loop = LoopThread("writer-test")
     try:
-        writer = TurnWriter(send, loop, queue_size=10, policy=RetryPolicy(), stats=stats, on_lost=lost.extend)
+        writer = TurnWriter(
+            send, loop, max_pending=10, policy=RetryPolicy(), stats=stats, on_lost=lost.extend
+        )
         writer.enqueue(turn(1))
         assert writer.flush(5)
         writer.close(1)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 
 import pytest
@@ -16,6 +17,7 @@ from agno.db.sqlite import AsyncSqliteDb, SqliteDb
 from agno.memory import MemoryManager
 
 from agno_memorysync import AsyncMemorySyncDb, MemorySyncClearAllError, MemorySyncDb
+from tests.support.load import busy_cpus
 
 from .conftest import memory_agent
 from .scripted import ScriptedModel
@@ -46,13 +48,9 @@ def test_no_transport_error_text_reaches_the_model_or_the_user(tmp_path, dead_ur
 
 
 async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(server, tmp_path):
-    server.faults.set(delay=3)
-
-    async def run_and_measure(memory_db):
+    async def run_and_measure(memory_db, name: str):
         model = ScriptedModel()
-        agent = memory_agent(
-            model, AsyncSqliteDb(db_file=str(tmp_path / f"{type(memory_db).__name__}.db")), memory_db
-        )
+        agent = memory_agent(model, AsyncSqliteDb(db_file=str(tmp_path / f"{name}.db")), memory_db)
         gaps: list[float] = []
         done = asyncio.Event()
 
@@ -83,16 +81,26 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
         "recall_timeout": 0.6,
         "write_timeout": 0.6,
     }
-    result, elapsed, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets))
+    # agno imports modules on the loop the first time a path needs them (agno.offload on its
+    # first tool call, agno.team when the memory manager builds its tools) and the server loads
+    # its lexicon on its first extraction: 0.2-0.5 s on a loaded machine that are neither the db's
+    # nor about a slow server. Those imports and one ordinary run come first, so what is measured
+    # is the db's own waiting (on a fresh db: its first calls included).
+    importlib.import_module("agno.offload")
+    importlib.import_module("agno.team")
+    await run_and_measure(AsyncMemorySyncDb(**{**budgets, "recall_timeout": 10, "write_timeout": 10}), "warm")
+    server.faults.set(delay=3)
+    with busy_cpus():  # the bound must hold on a loaded machine, so it is checked on one
+        result, elapsed, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets), "async")
+        # The same run with a sync memory db (the Mem0 toolkit's situation) stalls the loop for a
+        # whole budget: proof that the measurement can fail.
+        _, _, sync_gap = await run_and_measure(MemorySyncDb(**budgets), "sync")
     assert result.status.value == "COMPLETED"
     # The loop never stalled for anything like a budget while the server was being waited on
     # (agno's own synchronous work between awaits accounts for up to ~0.1 s).
     assert worst_gap < 0.3
     # every memory call is bounded: context read, extraction read, write, re-read
     assert elapsed < 4 * 0.6 + 1.0
-    # The same run with a sync memory db (the Mem0 toolkit's situation) stalls the loop for a
-    # whole budget: proof that the measurement above can fail.
-    _, _, sync_gap = await run_and_measure(MemorySyncDb(**budgets))
     assert sync_gap >= 0.5
 
 

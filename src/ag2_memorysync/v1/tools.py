@@ -18,11 +18,11 @@ from ..tools import (
 )
 
 if TYPE_CHECKING:
-    from ..capability import MemorySyncCapability
+    from ..front import MemoryFront
 
 
 def memory_tools(
-    memory: "MemorySyncCapability", *, search_name: str = "search_memory", save_name: str = "save_memory"
+    memory: "MemoryFront", *, search_name: str = "search_memory", save_name: str = "save_memory"
 ) -> list[FunctionTool]:
     """The two memory tools bound to ``memory`` (a capability or a ``MemorySyncMiddleware``)."""
 

@@ -1,0 +1,125 @@
+"""The settings of an AG2 memory, grouped the way httpx groups ``Timeout`` / ``Limits``.
+
+``RecallOptions`` is everything about recall, ``WriteOptions`` everything about the captured
+turns' way to the server. Each field has exactly the name of the keyword argument that sets it
+on its own, so ``MemorySyncCapability(top_k=3)`` and
+``MemorySyncCapability(recall=RecallOptions(top_k=3))`` are the same thing; giving one setting
+both ways with different values is an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .recall import DEFAULT_CONTEXT_TEMPLATE
+from .writer import RetryPolicy
+
+Group = TypeVar("Group", "RecallOptions", "WriteOptions")
+
+# Earlier names still accepted for a setting: {old: current}.
+ALIASES = {"queue_size": "max_pending_writes"}
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    """Recall before each reply: ``top_k`` memories for a message of at least
+    ``min_prompt_chars`` characters, within ``recall_timeout`` seconds, put into
+    ``context_template`` (``{context}`` is replaced literally). After
+    ``recall_breaker_threshold`` failed recalls in a row recall pauses for
+    ``recall_breaker_cooldown`` seconds, then one recall probes the server."""
+
+    top_k: int = 5
+    recall_timeout: float = 1.2
+    min_prompt_chars: int = 8
+    context_template: str = DEFAULT_CONTEXT_TEMPLATE
+    recall_breaker_threshold: int = 3
+    recall_breaker_cooldown: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not _int(self.top_k) or not 1 <= self.top_k <= 100:
+            raise ValueError(f"top_k must be an int between 1 and 100, got {self.top_k!r}.")
+        if not _number(self.recall_timeout) or self.recall_timeout <= 0:
+            raise ValueError(
+                f"recall_timeout must be a positive number of seconds (default 1.2), got {self.recall_timeout!r}."
+            )
+        if not _int(self.min_prompt_chars) or self.min_prompt_chars < 0:
+            raise ValueError(f"min_prompt_chars must be an int >= 0, got {self.min_prompt_chars!r}.")
+        if not isinstance(self.context_template, str) or "{context}" not in self.context_template:
+            raise ValueError(
+                "context_template must be a string containing the placeholder {context}, "
+                "where the recalled memories go."
+            )
+        if not _int(self.recall_breaker_threshold) or self.recall_breaker_threshold < 1:
+            raise ValueError(
+                f"recall_breaker_threshold must be an int >= 1 (failed recalls in a row that pause "
+                f"recall), got {self.recall_breaker_threshold!r}."
+            )
+        if not _number(self.recall_breaker_cooldown) or self.recall_breaker_cooldown < 0:
+            raise ValueError(
+                f"recall_breaker_cooldown must be a number of seconds >= 0 (how long recall pauses), "
+                f"got {self.recall_breaker_cooldown!r}."
+            )
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    """Captured turns: at most ``max_pending_writes`` held while the server is unreachable,
+    retried as ``retry`` says, and given ``exit_flush_timeout`` seconds at interpreter exit
+    when the program did not call ``close()``."""
+
+    max_pending_writes: int = 1000
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    exit_flush_timeout: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not _int(self.max_pending_writes) or self.max_pending_writes < 1:
+            raise ValueError(
+                f"max_pending_writes (formerly queue_size) must be an int >= 1 (turns held while the "
+                f"server is away), got {self.max_pending_writes!r}."
+            )
+        if not isinstance(self.retry, RetryPolicy):
+            raise TypeError(f"retry must be a RetryPolicy, got {type(self.retry).__name__}.")
+        if not _number(self.exit_flush_timeout) or self.exit_flush_timeout < 0:
+            raise ValueError(
+                f"exit_flush_timeout must be a number of seconds >= 0, got {self.exit_flush_timeout!r}."
+            )
+
+
+def merge(group: Group | None, cls: type[Group], loose: Mapping[str, Any]) -> Group:
+    """``group`` (or the defaults) with the settings given as keyword arguments (``None``: not
+    given) applied; a setting given both ways must agree."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    given: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for key, value in loose.items():
+        name = ALIASES.get(key, key)
+        if value is None or name not in names:
+            continue
+        if name in given and given[name] != value:
+            raise ValueError(
+                f"{name} was given as {origin[name]}= and as {key}= with different values; "
+                f"give it once, as {name}=."
+            )
+        given[name], origin[name] = value, key
+    if group is None:
+        return cls(**given)
+    if not isinstance(group, cls):
+        raise TypeError(f"expected a {cls.__name__}, got {type(group).__name__}")
+    clash = [k for k, v in given.items() if getattr(group, k) != v]
+    if clash:
+        raise ValueError(
+            f"{', '.join(clash)} given both as a keyword argument and in {cls.__name__}(...) with "
+            f"different values; set it in one place."
+        )
+    return group
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
