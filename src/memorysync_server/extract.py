@@ -32,6 +32,18 @@ FILLER_WORDS = _wordset(
 _LOW_VALUE_WORD = re.compile(r"[a-z']+")
 
 
+def tells(sentence: str) -> bool:
+    """Whether one sentence of a turn tells something, rather than asking (a question), asking the
+    assistant for something (a request) or greeting: what makes a turn worth keeping as said."""
+    sentence = sentence.strip()
+    if not sentence or sentence.endswith("?") or is_low_value(sentence):
+        return False
+    bare = _GREETING.sub("", sentence).strip()
+    return bool(bare) and not (
+        _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare)
+    )
+
+
 def is_low_value(text: str) -> bool:
     """Low value (openapi.yaml, add_turn): no letter, at most one word, or two words that are both filler."""
     if not any(ch.isalpha() for ch in text):

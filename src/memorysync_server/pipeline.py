@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .extract import Extractor, is_low_value
+from .extract import Extractor, is_low_value, tells
 from .retrieval import PENDING, Backfill, Embedder
 from .storage import KEPT_TURN, NewFact, Origin, Storage
 from .supersede import Superseder
@@ -120,15 +120,14 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
 def worth_keeping(text: str, facts: list[str]) -> bool:
-    """Whether a turn is kept as a memory beside its facts. Not when every sentence is a question:
-    such a turn asks, it tells nothing about the person, and kept it would outrank what they did
-    tell ("What snack should I bring?" beside "User is allergic to peanuts" when they next ask
-    about food). Not when it is one sentence that gave a fact: the fact already holds its words
-    ("I'm vegan." -> "User is vegan"), and keeping it too would double the cost of the write."""
-    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip(" .!?\n")]
-    if not sentences or all(sentence.endswith("?") for sentence in sentences):
-        return False
-    return not (len(sentences) == 1 and facts)
+    """Whether a turn is kept as a memory beside its facts: when it tells more than its facts hold.
+    Not when no sentence tells anything (questions, requests to the assistant, greetings): kept,
+    such a turn would outrank what the person did tell ("What snack should I bring?" or "Book me
+    a flight, please" beside "User is allergic to peanuts" when they next ask). Not when one
+    sentence tells and gave a fact: the fact already holds its words ("Hi! I'm vegan." -> "User
+    is vegan"), and keeping the turn too would double the cost of the write."""
+    telling = [m.group(0) for m in _SENTENCE.finditer(text) if tells(m.group(0))]
+    return bool(telling) and not (len(telling) == 1 and facts)
 
 
 def said_at(occurred_at: str | None, now: datetime) -> datetime:

@@ -376,5 +376,8 @@ class FactSearch:
         if min(best, likeness) < threshold:
             return []
         if self.gate is not None:
-            threshold = companion_threshold(threshold, best)
+            # A kept turn's many words often score above any fact: the others are measured
+            # against the best fact, or one such turn would push every fact out of the block.
+            facts = [score for fact, score in ranked if fact.event_type != KEPT_TURN]
+            threshold = companion_threshold(threshold, max(facts, default=best))
         return [(fact, score) for fact, score in ranked if score >= threshold]
