@@ -20,14 +20,14 @@ import ssl
 import threading
 from collections.abc import Awaitable, Callable
 from importlib import metadata
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import httpx
 from memorysync_client import AuthenticatedClient
 from memorysync_client.types import Response
 
 from .errors import MemorySyncError
-from .generated import Operation, operation
+from .generated import M1, M2, M3, Operation, operation, success
 from .settings import Settings
 
 DISTRIBUTION = "memorysync-kit"
@@ -131,14 +131,50 @@ async def ainvoke(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -
     return _parse(op, client, response)
 
 
-def call(fn: Callable[..., Response[T]], /, **kwargs: Any) -> T:
-    """Run a generated ``*.sync_detailed`` operation; return the parsed 2xx body or raise."""
-    return _unwrap(invoke(fn, **kwargs), operation(fn).name)
+@overload
+def call(fn: Callable[..., Response[Any]], /, *, expect: type[M1], **kwargs: Any) -> M1: ...
+@overload
+def call(
+    fn: Callable[..., Response[Any]], /, *, expect: tuple[type[M1], type[M2], type[M3]], **kwargs: Any
+) -> M1 | M2 | M3: ...
+@overload
+def call(fn: Callable[..., Response[T]], /, **kwargs: Any) -> T: ...
+def call(
+    fn: Callable[..., Response[Any]],
+    /,
+    *,
+    expect: type[Any] | tuple[type[Any], ...] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Run a generated ``*.sync_detailed`` operation; return the parsed 2xx body or raise.
+
+    ``expect`` (the operation's 2xx model, or a tuple of them) checks the body and types the
+    result as that model; without it the result is typed as the operation's whole answer union."""
+    return _unwrap(invoke(fn, **kwargs), operation(fn).name, expect)
 
 
-async def acall(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> T:
-    """Run a generated ``*.asyncio_detailed`` operation; return the parsed 2xx body or raise."""
-    return _unwrap(await ainvoke(fn, **kwargs), operation(fn).name)
+@overload
+async def acall(fn: Callable[..., Awaitable[Response[Any]]], /, *, expect: type[M1], **kwargs: Any) -> M1: ...
+@overload
+async def acall(
+    fn: Callable[..., Awaitable[Response[Any]]],
+    /,
+    *,
+    expect: tuple[type[M1], type[M2], type[M3]],
+    **kwargs: Any,
+) -> M1 | M2 | M3: ...
+@overload
+async def acall(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> T: ...
+async def acall(
+    fn: Callable[..., Awaitable[Response[Any]]],
+    /,
+    *,
+    expect: type[Any] | tuple[type[Any], ...] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Run a generated ``*.asyncio_detailed`` operation; return the parsed 2xx body or raise
+    (``expect`` as in :func:`call`)."""
+    return _unwrap(await ainvoke(fn, **kwargs), operation(fn).name, expect)
 
 
 def _parse(op: Operation, client: AuthenticatedClient, response: httpx.Response) -> Response[Any]:
@@ -148,7 +184,5 @@ def _parse(op: Operation, client: AuthenticatedClient, response: httpx.Response)
         raise MemorySyncError.unparsable(response.status_code, response.content, op.name, exc) from exc
 
 
-def _unwrap(response: Response[T], name: str) -> T:
-    if 200 <= response.status_code < 300:
-        return response.parsed  # type: ignore[return-value]
-    raise MemorySyncError.from_http(response.status_code, response.content, name)
+def _unwrap(response: Response[Any], name: str, expect: type[Any] | tuple[type[Any], ...] | None) -> Any:
+    return success(response, name, object if expect is None else expect)

@@ -8,7 +8,7 @@ import threading
 import httpx
 import pytest
 from memorysync_client.api.memory import recall
-from memorysync_client.models import RecallRequest
+from memorysync_client.models import ErrorBody, QueryResponse, RecallRequest, RecallResponse
 
 from memorysync_core import (
     Connection,
@@ -212,6 +212,38 @@ def test_success_returns_the_generated_model():
         result = _recall(Connection(api_key="k", base_url=stub.base_url))
     assert result.context == "- User is vegan"
     assert stub.requests[0].body == {"tenant_id": "t", "user_id": "u", "prompt": "hello there"}
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+def test_expect_returns_the_success_model_or_raises_naming_what_came(is_async):
+    body = RecallRequest(tenant_id="t", user_id="u", prompt="hello there")
+    ok = {"context": "- User is vegan", "memories": []}
+    with StubHTTP(lambda rec: Reply(200, ok)) as stub:
+        conn = Connection(api_key="k", base_url=stub.base_url)
+
+        def run(expect):
+            if is_async:
+                return asyncio.run(
+                    acall(recall.asyncio_detailed, client=conn.client, body=body, expect=expect)
+                )
+            return call(recall.sync_detailed, client=conn.client, body=body, expect=expect)
+
+        assert run(RecallResponse).context == "- User is vegan"
+        assert isinstance(run((QueryResponse, RecallResponse, ErrorBody)), RecallResponse)
+        with pytest.raises(MemorySyncError, match="parsed as RecallResponse, expected QueryResponse") as info:
+            run(QueryResponse)  # a 2xx body that is not the expected model is never handed on
+    assert info.value.status_code == 200 and not info.value.transient
+
+
+def test_expect_still_raises_the_servers_error_for_a_non_2xx():
+    with (
+        StubHTTP(lambda rec: Reply(503, {"detail": "starting"})) as stub,
+        pytest.raises(MemorySyncError) as info,
+    ):
+        conn = Connection(api_key="k", base_url=stub.base_url)
+        body = RecallRequest(tenant_id="t", user_id="u", prompt="hello there")
+        call(recall.sync_detailed, client=conn.client, body=body, expect=RecallResponse)
+    assert info.value.status_code == 503 and info.value.transient
 
 
 # ---- the background loop ----------------------------------------------------------------
