@@ -18,10 +18,15 @@ from memorysync_client.models import (
     AddMemoryRequest,
     AddMemorySkipped,
     AppendHistoryRequest,
+    AppendHistoryResponse,
     ListHistoryRequest,
+    ListHistoryResponse,
+    Memory,
     Metadata,
     QueryRequest,
+    QueryResponse,
     RecallRequest,
+    RecallResponse,
     Turn,
 )
 from memorysync_client.types import UNSET, Unset
@@ -88,13 +93,17 @@ class Backend:
     async def recall(self, prompt: str, k: int) -> str:
         tenant = await self.connection.atenant_id()
         body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
-        answer = await acall(recall.asyncio_detailed, client=self.connection.client, body=body)
+        answer = await acall(
+            recall.asyncio_detailed, client=self.connection.client, body=body, expect=RecallResponse
+        )
         return answer.context.strip()
 
     async def query(self, prompt: str, k: int) -> list[MemoryHit]:
         tenant = await self.connection.atenant_id()
         body = QueryRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
-        answer = await acall(query_memories.asyncio_detailed, client=self.connection.client, body=body)
+        answer = await acall(
+            query_memories.asyncio_detailed, client=self.connection.client, body=body, expect=QueryResponse
+        )
         return [
             MemoryHit(
                 memory_id=m.memory_id,
@@ -115,7 +124,11 @@ class Backend:
             metadata=self._meta(),
         )
         answer = await acall(
-            add_memory.asyncio_detailed, client=self.connection.client, body=body, x_end_user_id=self.user_id
+            add_memory.asyncio_detailed,
+            client=self.connection.client,
+            body=body,
+            x_end_user_id=self.user_id,
+            expect=(Memory, AddMemoryAccepted, AddMemorySkipped),
         )
         if isinstance(answer, AddMemoryAccepted):
             # The server took it without saying what it kept (a plan limit in silent mode).
@@ -149,7 +162,12 @@ class Backend:
             ],
             metadata=self._meta(),
         )
-        answer = await acall(append_history.asyncio_detailed, client=self.connection.client, body=body)
+        answer = await acall(
+            append_history.asyncio_detailed,
+            client=self.connection.client,
+            body=body,
+            expect=AppendHistoryResponse,
+        )
         return str(answer.status)
 
     async def transcript(self) -> list[dict[str, Any]]:
@@ -157,7 +175,12 @@ class Backend:
         body = ListHistoryRequest(
             tenant_id=tenant, user_id=self.user_id, session_id=self.session_scope, limit=0
         )
-        answer = await acall(list_history.asyncio_detailed, client=self.connection.client, body=body)
+        answer = await acall(
+            list_history.asyncio_detailed,
+            client=self.connection.client,
+            body=body,
+            expect=ListHistoryResponse,
+        )
         return [
             {
                 "id": t.id,

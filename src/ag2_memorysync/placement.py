@@ -63,7 +63,7 @@ def _config_entries(llm_config: Any) -> Iterable[Any]:
         return ()
     entries = _get(llm_config, "config_list")
     if entries:
-        return entries
+        return tuple(entries)  # a list (dict config) or LLMConfig's entries, whichever AG2 line built it
     return (llm_config,) if _get(llm_config, "api_type") else ()
 
 
