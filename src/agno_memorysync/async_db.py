@@ -8,7 +8,7 @@ and use ``arun``. A miswired call raises or logs a message naming that fix (see 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 from agno.db.base import AsyncBaseDb
 from agno.db.schemas.memory import UserMemory
@@ -25,6 +25,8 @@ _MemoryOnly = type(
     "_MemoryOnly", (), memory_only_methods(AsyncBaseDb, class_name="AsyncMemorySyncDb", wiring=ASYNC_WIRING)
 )
 
+T = TypeVar("T")
+
 
 class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore[misc, valid-type]
     """The async twin of ``MemorySyncDb``: same options, same behaviour, awaited.
@@ -36,7 +38,7 @@ class AsyncMemorySyncDb(_MemoryOnly, ConfiguredDb, AsyncBaseDb):  # type: ignore
     """
 
     # ---------------------------------------------------------------- the shell
-    async def _execute(self, plan: Plan[Any]) -> Any:
+    async def _execute(self, plan: Plan[T]) -> T:
         try:
             return await shared_loop().arun(self._drive(plan, self._connection), self._budget(plan))
         except FAILURES as exc:

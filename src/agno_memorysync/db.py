@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 from agno.db.base import BaseDb
 from agno.db.schemas.memory import UserMemory
@@ -24,6 +24,8 @@ _MemoryOnly = type(
     "_MemoryOnly", (), memory_only_methods(BaseDb, class_name="MemorySyncDb", wiring=SYNC_WIRING)
 )
 
+T = TypeVar("T")
+
 
 class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, valid-type]
     """agno user memories in MemorySync; sessions and everything else stay in your own agno db.
@@ -38,7 +40,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     _warned_loop = False
 
     # ---------------------------------------------------------------- the shell
-    def _execute(self, plan: Plan[Any]) -> Any:
+    def _execute(self, plan: Plan[T]) -> T:
         self._warn_if_blocking_a_loop()
         try:
             return shared_loop().run(self._drive(plan, self._connection), self._budget(plan))

@@ -25,13 +25,17 @@ from agno.db.schemas.memory import UserMemory
 from memorysync_client.api.state import delete_state, get_state, list_state, put_state, search_state
 from memorysync_client.models import (
     DeleteStateRequest,
+    DeleteStateResponse,
     GetStateRequest,
+    GetStateResponse,
     ListStateRequest,
     Metadata,
     PutStateRequest,
     PutStateRequestValue,
+    PutStateResponse,
     SearchStateRequest,
     StateItem,
+    StateList,
 )
 
 from memorysync_core import Connection, MemorySyncError, acall
@@ -106,13 +110,18 @@ class Parallel:
 
 @dataclass(frozen=True)
 class Call:
-    """One request: ``operation`` is a generated module (``sync_detailed`` / ``asyncio_detailed``)."""
+    """One request: ``operation`` is a generated module (``sync_detailed`` / ``asyncio_detailed``),
+    ``expect`` its 2xx model, which the answer sent back into the operation is checked against."""
 
     operation: ModuleType
     body: Any
+    expect: type[Any]
 
 
 Steps = Generator["Call | Parallel | _Tenant", Any, T]
+# What agno's db methods return: UserMemory objects, or rows (dicts) when deserialize=False.
+Shaped = UserMemory | dict[str, Any]
+Listing = list[UserMemory] | tuple[list[dict[str, Any]], int]
 
 
 @dataclass
@@ -140,13 +149,19 @@ async def drive(steps: Steps[T], connection: Connection) -> T:
             if step is TENANT:
                 reply = await connection.atenant_id()
             elif isinstance(step, Call):
-                reply = await acall(step.operation.asyncio_detailed, client=connection.client, body=step.body)
+                reply = await acall(
+                    step.operation.asyncio_detailed,
+                    client=connection.client,
+                    body=step.body,
+                    expect=step.expect,
+                )
             elif isinstance(step, Parallel):
                 reply = await _parallel(step, connection)
             else:
                 raise TypeError(f"an operation yielded {step!r}; expected a Call or TENANT")
     except StopIteration as done:
-        return done.value
+        result: T = done.value  # a generator's return value arrives untyped, on StopIteration
+        return result
     finally:
         steps.close()
 
@@ -199,7 +214,7 @@ class MemoryOps:
         sort_by: str | None,
         sort_order: Any,
         deserialize: bool | None,
-    ) -> Plan[Any]:
+    ) -> Plan[Listing]:
         user = self._user(user_id)
         check_page(limit, page)
         wanted_topics = check_topics(topics)
@@ -208,7 +223,7 @@ class MemoryOps:
         if search_content is not None and not isinstance(search_content, str):
             raise TypeError(f"search_content must be a string or None, got {search_content!r}")
 
-        def steps() -> Steps[Any]:
+        def steps() -> Steps[Listing]:
             if query and len(query) >= MIN_SEARCH_CHARS:
                 found = yield from self._search(user, query)
                 listed = yield from self._list(user)
@@ -234,14 +249,16 @@ class MemoryOps:
                 return [as_row(v) for v in values], total
             return [from_value(v) for v in values]
 
-        empty: Any = ([], 0) if deserialize is False else []
+        empty: Listing = ([], 0) if deserialize is False else []
         return Plan("read", "get_user_memories", steps(), empty)
 
-    def get_user_memory(self, *, memory_id: str, deserialize: bool | None, user_id: str | None) -> Plan[Any]:
+    def get_user_memory(
+        self, *, memory_id: str, deserialize: bool | None, user_id: str | None
+    ) -> Plan[Shaped | None]:
         user = self._user(user_id)
         key = _non_blank("memory_id", memory_id)
 
-        def steps() -> Steps[Any]:
+        def steps() -> Steps[Shaped | None]:
             value = yield from self._get(user, key)
             if value is None:
                 return None
@@ -278,13 +295,21 @@ class MemoryOps:
     # ---------------------------------------------------------------- writes
     def upsert_user_memory(
         self, memory: UserMemory, *, deserialize: bool | None, user_id: str | None = None
-    ) -> Plan[Any]:
+    ) -> Plan[Shaped | None]:
         """``user_id`` is the owner for a memory that names none (else ``default_user_id``)."""
         value = self._new_value(memory, user_id)
-        plan = self.write_values([(value, "caller")], what="upsert_user_memory", deserialize=deserialize)
-        plan.steps = self._one(plan.steps)
-        plan.empty = None
-        return plan
+        batch = self.write_values([(value, "caller")], what="upsert_user_memory", deserialize=deserialize)
+        # empty=None marks a one-memory write (MemorySyncDb._failed answers one value, not a list)
+        return Plan(
+            batch.kind,
+            batch.what,
+            self._one(batch.steps),
+            None,
+            units=batch.units,
+            writes=batch.writes,
+            keys=batch.keys,
+            deserialize=batch.deserialize,
+        )
 
     def upsert_memories(
         self,
@@ -293,7 +318,7 @@ class MemoryOps:
         deserialize: bool | None,
         preserve_updated_at: bool,
         user_id: str | None = None,
-    ) -> Plan[list[Any]]:
+    ) -> Plan[list[Shaped]]:
         if memories is None or isinstance(memories, (str, bytes, UserMemory)):
             raise TypeError("upsert_memories takes a list of UserMemory objects")
         mode = "preserve" if preserve_updated_at else "now"
@@ -302,10 +327,10 @@ class MemoryOps:
 
     def write_values(
         self, values: list[tuple[dict[str, Any], str]], *, what: str, deserialize: bool | None
-    ) -> Plan[list[Any]]:
+    ) -> Plan[list[Shaped]]:
         """Store prepared values, side by side; the result is what was stored, in the given order."""
 
-        def steps() -> Steps[list[Any]]:
+        def steps() -> Steps[list[Shaped]]:
             if len(values) == 1:
                 stored = [(yield from self.put_steps(*values[0]))]
             else:
@@ -340,7 +365,7 @@ class MemoryOps:
         body = ListStateRequest(
             tenant_id=tenant, user_id=user, namespace_prefix=NAMESPACE, source=self.source, limit=LIST_PAGE
         )
-        page = yield Call(list_state, body)
+        page = yield Call(list_state, body, StateList)
         if page.total > len(page.items):
             return None  # more than one page: one get per memory is cheaper than listing them all
         by_key = {}
@@ -351,12 +376,12 @@ class MemoryOps:
         return by_key
 
     @staticmethod
-    def _one(steps: Steps[list[Any]]) -> Steps[Any]:
+    def _one(steps: Steps[list[Shaped]]) -> Steps[Shaped | None]:
         stored = yield from steps
         return stored[0]
 
     @staticmethod
-    def shape(value: dict[str, Any], deserialize: bool | None) -> Any:
+    def shape(value: dict[str, Any], deserialize: bool | None) -> Shaped:
         return as_row(value) if deserialize is False else from_value(value)
 
     def promised(self, value: dict[str, Any], mode: str) -> dict[str, Any]:
@@ -416,7 +441,7 @@ class MemoryOps:
         body = GetStateRequest(
             tenant_id=tenant, user_id=user, namespace=NAMESPACE, key=key, source=self.source
         )
-        answer = yield Call(get_state, body)
+        answer = yield Call(get_state, body, GetStateResponse)
         return self._value_of(answer.item, user)
 
     def _list(self, user: str) -> Steps[list[dict[str, Any]]]:
@@ -436,7 +461,7 @@ class MemoryOps:
                 limit=LIST_PAGE,
                 offset=offset,
             )
-            page = yield Call(list_state, body)
+            page = yield Call(list_state, body, StateList)
             for item in page.items:
                 value = self._value_of(item, user)
                 if value is not None and item.key not in by_key:  # a write between pages can repeat one
@@ -459,7 +484,7 @@ class MemoryOps:
             source=self.source,
             limit=SEARCH_LIMIT,
         )
-        page = yield Call(search_state, body)
+        page = yield Call(search_state, body, StateList)
         found = []
         for item in page.items:
             value = self._value_of(item, user)
@@ -501,7 +526,7 @@ class MemoryOps:
             replace_derived_facts=True,
             **optional,
         )
-        answer = yield Call(put_state, body)
+        answer = yield Call(put_state, body, PutStateResponse)
         if answer.status == "skipped":
             raise SkippedWriteError(
                 f"put_state: memory {key!r} was skipped by the server (the plan's quota is used up): "
@@ -521,7 +546,7 @@ class MemoryOps:
             source=self.source,
             delete_derived_facts=True,
         )
-        answer = yield Call(delete_state, body)
+        answer = yield Call(delete_state, body, DeleteStateResponse)
         return len(answer.deleted_ids)
 
     # ---------------------------------------------------------------- helpers

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import httpx
 
@@ -19,6 +19,7 @@ from .retry import RetryQueue
 from .scope import scoped
 
 logger = logging.getLogger("agno_memorysync")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class ConfiguredDb:
         self._close_when_dropped = exits.close_when_dropped(self, self._connection.aclose)
 
     # ---------------------------------------------------------------- shared by both shells
-    async def _drive(self, plan: Plan[Any], connection: Connection) -> Any:
+    async def _drive(self, plan: Plan[T], connection: Connection) -> T:
         """Run ``plan``, after taking the memories it writes or deletes out of the retry queue
         (and waiting for a retry of them in flight), so no older write lands after it."""
         keys = plan.keys or [(value["user_id"], value["memory_id"]) for value, _ in plan.writes]
@@ -154,7 +155,7 @@ class ConfiguredDb:
             await asyncio.gather(*(asyncio.wrap_future(w) for w in waits))
         return await drive(plan.steps, connection)
 
-    def _failed(self, plan: Plan[Any], exc: BaseException) -> Any:
+    def _failed(self, plan: Plan[T], exc: BaseException) -> T:
         """A write that failed for a passing reason is queued for a retry and answered with what it
         will store; everything else goes to the policy (fail open, or raise)."""
         if plan.kind == "write" and self._policy.fail_open_writes and plan.writes and retryable(exc):
@@ -173,8 +174,11 @@ class ConfiguredDb:
                     for v, mode in plan.writes
                     if id(v) in accepted
                 ]
-                return stored[0] if plan.empty is None else stored
-        return self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)
+                # A write plan's result is the list (a batch) or one value (one memory, marked by
+                # empty=None): the cast is that rule, which the types cannot tie to `empty`.
+                return cast(T, stored[0] if plan.empty is None else stored)
+        answer: T = self._policy.on_failure(plan.kind, plan.what, exc, plan.empty)  # plan.empty or a raise
+        return answer
 
     def _budget(self, plan: Plan[Any]) -> float:
         return self._policy.budget(plan.kind) * plan.units
