@@ -25,6 +25,10 @@ from typing import Any
 
 import httpx
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the throwaway PostgreSQL is test tooling, kept with the tests
+    sys.path.insert(0, str(ROOT))
+
 KEY, TENANT = "ms_test_startup", "t_startup"
 
 
@@ -82,7 +86,7 @@ def measure(runs: int = 3, *, postgres: bool = True) -> list[dict[str, Any]]:
         cases.append(("SQLite, existing database (restart)", [fresh[0]] * runs, 1))
         pg = None
         if postgres:
-            from memorysync_server.storage.pg_throwaway import ThrowawayPostgres
+            from tests.support.pg_throwaway import ThrowawayPostgres
 
             pg = ThrowawayPostgres().start()
             urls = [pg.create_database(f"startup_{i}") for i in range(runs)]

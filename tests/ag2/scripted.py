@@ -12,9 +12,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autogen import Agent, ConversableAgent, UserProxyAgent
+if TYPE_CHECKING:  # the framework is imported where it is used, not when the suite is collected
+    from autogen import ConversableAgent, UserProxyAgent
+
 
 Reply = str | dict[str, Any]
 Script = Callable[[list[dict[str, Any]]], Reply]
@@ -112,6 +114,8 @@ def assistant(
     script: Script, *, name: str = "assistant", log: ModelLog | None = None, max_replies: int = 10
 ) -> tuple[ConversableAgent, ModelLog]:
     """An LLM agent whose model is scripted. Register tools BEFORE calling :func:`activate`."""
+    from autogen import ConversableAgent
+
     agent = ConversableAgent(
         name,
         llm_config=copy.deepcopy(LLM_CONFIG),
@@ -145,6 +149,8 @@ def person(
     so "TERMINATE" still ends the chat and tool calls are still executed. When the lines run out
     the person says ``end`` (None: the chat stops there).
     """
+    from autogen import Agent, UserProxyAgent
+
     proxy = UserProxyAgent(
         name,
         human_input_mode="NEVER",
@@ -175,6 +181,8 @@ def time_reply_hooks(agent: ConversableAgent, attach: Callable[[ConversableAgent
     """Attach via ``attach(agent)``; returns, per reply that reached the model, the seconds from the
     first ``process_all_messages_before_reply`` hook to the model call: everything the capability
     does before a reply, its wait for the recall included, measured by AG2's own call chain."""
+    from autogen import Agent
+
     durations: list[float] = []
     started: list[float] = []
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from autogen import GroupChat, GroupChatManager
 
 from ag2_memorysync.dedup import DedupRegistry
 from tests.ag2.scripted import assistant, person, sequence
@@ -30,6 +29,8 @@ TRANSCRIPT = [
 
 
 def group(selection: str, manager_llm: dict | None = None):
+    from autogen import GroupChat, GroupChatManager
+
     user = person([LINE_2])  # then no reply: the chat ends after the person has read everything
     critic, _ = assistant(sequence([CRITIC_1, CRITIC_2]), name="critic")
     planner, planner_model = assistant(sequence([PLANNER_1, PLANNER_2]), name="planner")
@@ -67,6 +68,8 @@ def test_every_utterance_is_captured_once_with_its_speakers_role(make_memory, st
 
 
 def test_a_member_recalls_on_what_the_person_asked_when_another_agent_spoke_last(make_memory, stored, uid):
+    from autogen import GroupChat, GroupChatManager
+
     memory = make_memory(session_id="group-recall")
     memory.save("I am allergic to peanuts.")
     user = person([])
@@ -101,6 +104,8 @@ class RecordingRegistry(DedupRegistry):
 
 def test_a_long_group_history_is_taken_in_a_tail_at_a_time(make_memory, stored, uid):
     """Each reply looks only at what arrived since the agent's last reply, never the whole history."""
+    from autogen import GroupChat, GroupChatManager
+
     registry = RecordingRegistry()
     memory = make_memory(session_id="long-group", dedup=registry)
     user = person([f"Fact {n}: I keep {n} bicycles in my garage." for n in range(2, 12)], max_replies=20)

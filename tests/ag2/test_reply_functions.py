@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 import copy
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from autogen import Agent, ConversableAgent, GroupChat, GroupChatManager
 
 from tests.ag2.scripted import ModelLog, assistant, person, sequence
 from tests.ag2.test_chat import memory_messages, no_injection_anywhere
+
+if TYPE_CHECKING:  # the framework is imported where it is used, not when the suite is collected
+    from autogen import ConversableAgent
 
 FACT = "I am allergic to peanuts."
 ASKED = "What snack should I bring to the party tonight?"
@@ -53,6 +55,8 @@ def wired(
     wiring: str, memory, replies: list[str], name: str = "assistant"
 ) -> tuple[ConversableAgent, ModelLog]:
     """An agent answering ``replies`` through ``wiring``, with ``memory`` attached."""
+    from autogen import Agent, ConversableAgent
+
     if wiring == "model client":
         agent, log = assistant(sequence(replies), name=name)
         memory.add_to_agent(agent)
@@ -144,6 +148,8 @@ def test_two_people_at_once_each_get_their_own_memories(make_memory):
 
 
 def test_a_group_member_answering_through_its_own_function_gets_the_block(make_memory):
+    from autogen import GroupChat, GroupChatManager
+
     memory = make_memory(session_id="group")
     memory.save(FACT)
     user = person([])
@@ -180,6 +186,8 @@ def test_a_second_capability_after_anothers_close_takes_over(make_memory):
 
 
 def test_the_wait_functions_stay_in_front_and_leave_with_the_capability(make_memory):
+    from autogen import Agent
+
     memory = make_memory()
     agent, _ = assistant(sequence([]))
     memory.add_to_agent(agent)

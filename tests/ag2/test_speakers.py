@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from autogen import ConversableAgent, GroupChat, GroupChatManager
-from autogen.io.base import IOStream
-
 from tests.ag2.scripted import assistant, sequence
 
 
@@ -30,6 +27,9 @@ class TypedInput:
 
 
 def test_a_person_typing_on_a_plain_conversable_agent_is_the_human(make_memory, stored, uid):
+    from autogen import ConversableAgent
+    from autogen.io.base import IOStream
+
     memory = make_memory(session_id="typed")
     ana = ConversableAgent("ana", llm_config=False, human_input_mode="ALWAYS")
     bot, _ = assistant(sequence(["Welcome, teacher!", "Skiing near Oslo is great."]))
@@ -51,6 +51,9 @@ def test_a_person_typing_on_a_plain_conversable_agent_is_the_human(make_memory, 
 
 
 def test_group_chat_roles_follow_the_member_who_spoke_not_the_relaying_manager(make_memory, stored, uid):
+    from autogen import ConversableAgent, GroupChat, GroupChatManager
+    from autogen.io.base import IOStream
+
     memory = make_memory(session_id="group")
     planner, _ = assistant(sequence(["Plan: a picnic by the river."]), name="planner")
     critic, _ = assistant(sequence(["The river is cold in March, I am a cautious critic."]), name="critic")

@@ -7,7 +7,6 @@ from types import SimpleNamespace
 from typing import Annotated
 
 import pytest
-from autogen import ConversableAgent
 
 from ag2_memorysync.placement import block_role, inject
 from tests.ag2.scripted import person
@@ -46,6 +45,8 @@ def block_positions(messages: list[dict]) -> list[int]:
 def test_tool_round_trips_with_memory_are_requests_the_provider_accepts(
     make_memory, stored, uid, scenario, attached
 ):
+    from autogen import ConversableAgent
+
     replies = iter(SCENARIOS[scenario])
     memory = make_memory(session_id="tools-wire")
     memory.save("I am vegetarian and I always walk to work.")
@@ -113,6 +114,8 @@ def test_placement_never_splits_a_tool_exchange_and_keeps_the_last_message_last(
 
 
 def test_bedrock_gets_the_block_as_a_user_message_because_its_client_drops_a_second_system_message():
+    from autogen import ConversableAgent
+
     bedrock = pytest.importorskip("autogen.oai.bedrock")
     agent_system = {"role": "system", "content": "You are a travel assistant."}
     history = [{"role": "user", "content": QUESTION}]

@@ -8,7 +8,6 @@ import sys
 import threading
 
 import pytest
-from autogen import ConversableAgent, UserProxyAgent
 
 from ag2_memorysync import (
     DEFAULT_CONTEXT_TEMPLATE,
@@ -165,6 +164,8 @@ def test_long_turns_are_truncated_before_hashing():
 
 
 def test_roles_follow_the_speaker():
+    from autogen import ConversableAgent, UserProxyAgent
+
     proxy = UserProxyAgent("u", human_input_mode="NEVER", code_execution_config=False)
     always = ConversableAgent("a", llm_config=False, human_input_mode="ALWAYS")
     terminate_no_model = ConversableAgent("t", llm_config=False, human_input_mode="TERMINATE")

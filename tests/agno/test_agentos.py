@@ -14,8 +14,6 @@ import pytest
 from agno.agent import Agent
 from agno.db.sqlite import AsyncSqliteDb
 from agno.memory import MemoryManager
-from agno.os import AgentOS
-from agno.os.routers.memory import get_memory_router
 from fastapi import FastAPI
 
 with warnings.catch_warnings():  # starlette's note that it would prefer httpx2
@@ -28,6 +26,9 @@ from .scripted import ScriptedModel
 
 
 def agent_os_app(memory_db, sessions_db, *, wired: bool):
+    from agno.os import AgentOS
+    from agno.os.routers.memory import get_memory_router
+
     model = ScriptedModel()
     agent = Agent(
         id="concierge",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import schemathesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -25,22 +26,26 @@ from .test_contract_fuzz import (
     _run,
     _run_grown,
     _schema,
+    _schemathesis_node_id,  # noqa: F401  (from_fixture under pytest 9)
     _sqlite_app,  # noqa: F401  (the module's app, attached before the first case)
     _workflow,
 )
 
-deep_schema = _schema(DEEP_EXAMPLES)
+
+@pytest.fixture(scope="module")
+def deep_schema() -> Any:
+    return _schema(DEEP_EXAMPLES)
 
 
 @pytest.mark.fuzz
-@deep_schema.parametrize()
+@schemathesis.pytest.from_fixture("deep_schema").parametrize()
 @hsettings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_contract_deep(case: Any) -> None:
     _run(case, "deep")
 
 
 @pytest.mark.fuzz
-def test_stateful_links_deep() -> None:
+def test_stateful_links_deep(deep_schema: Any) -> None:
     _workflow(deep_schema, "deep").run(
         settings=hsettings(
             max_examples=DEEP_SCENARIOS,
@@ -54,7 +59,7 @@ def test_stateful_links_deep() -> None:
 @pytest.mark.fuzz
 @given(data=st.data())
 @hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=HOSTILE_DEEP_EXAMPLES)
-def test_contract_oversized_fields_deep(data: Any) -> None:
+def test_contract_oversized_fields_deep(deep_schema: Any, data: Any) -> None:
     _run_grown(_grown_case(deep_schema, data), data, "deep-oversized")
 
 

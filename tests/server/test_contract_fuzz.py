@@ -18,6 +18,7 @@ exactly the top-level fields the operation does not declare, and no answer names
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import urllib.parse
 from collections import Counter
@@ -50,15 +51,22 @@ AUTH = {"X-API-Key": KEY}
 _keys = KeyRing()
 _keys.add(KEY, TENANT)
 STATS: Counter[str] = Counter()
-# Parsed once, with libyaml: every schema below is a copy. Nothing else heavy runs at import (the
-# apps are attached by fixtures), so collecting the suite does not pay for this module's servers.
-_SPEC_DOC = yaml.load(
-    SPEC_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-)
+
+
+@functools.cache
+def _spec_doc() -> dict[str, Any]:
+    """openapi.yaml, parsed once (libyaml) on first use: every schema below is a copy. Nothing
+    heavy runs at import: the apps and the schemas are fixtures, and the schemathesis tests load
+    theirs from a fixture (schemathesis.pytest.from_fixture), so their cases, coverage-phase
+    boundary values included, are built when they run, not when the suite is collected."""
+    doc: dict[str, Any] = yaml.load(
+        SPEC_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    )
+    return doc
 
 
 class _LaterApp:
-    """An ASGI app that forwards to one set later (schemathesis needs an app at import)."""
+    """An ASGI app that forwards to one set later, by the fixture that builds it."""
 
     app: Any = None
 
@@ -71,7 +79,7 @@ POSTGRES_APP = _LaterApp()
 
 
 def _linked_spec() -> dict[str, Any]:
-    spec = copy.deepcopy(_SPEC_DOC)
+    spec = copy.deepcopy(_spec_doc())
     paths = spec["paths"]
     same_record = {
         "tenant_id": "$request.body#/tenant_id",
@@ -155,14 +163,17 @@ def _lacks_end_user(case: Any) -> bool:
     )
 
 
-default_schema = _schema(DEFAULT_EXAMPLES)
+@pytest.fixture(scope="module")
+def default_schema() -> Any:
+    return _schema(DEFAULT_EXAMPLES)
 
 
-# The same run against the PostgreSQL engine; its app needs the session's PostgreSQL server, so
-# the postgres_app fixture attaches it before the first case.
-# Its cases are the SQLite run's minus the coverage phase's boundary values, which are about the
-# contract rather than the engine and cost seconds to build at collection.
-postgres_schema = _schema(DEFAULT_EXAMPLES, app=POSTGRES_APP, coverage=False)
+@pytest.fixture(scope="module")
+def postgres_schema(postgres_app: Any) -> Any:
+    """The same run against the PostgreSQL engine (its app needs the session's PostgreSQL server).
+    Its cases are the SQLite run's minus the coverage phase's boundary values, which are about the
+    contract rather than the engine and take seconds to build."""
+    return _schema(DEFAULT_EXAMPLES, app=POSTGRES_APP, coverage=False)
 
 
 def _loaded(app: Any) -> Any:
@@ -208,7 +219,7 @@ def _sqlite_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
 def _declared(node: Any) -> set[str]:
     """The top-level fields a request schema declares (any branch), read off the raw spec."""
     while isinstance(node, dict) and "$ref" in node:
-        node = _SPEC_DOC["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+        node = _spec_doc()["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
     names = set(node.get("properties", {}))
     for key in ("allOf", "oneOf", "anyOf"):
         for branch in node.get(key, ()):
@@ -261,15 +272,25 @@ def _run(case: Any, prefix: str) -> None:
     STATS[f"{prefix}_status_{response.status_code}"] += 1
 
 
-@default_schema.parametrize()
+@pytest.fixture(autouse=True)
+def _schemathesis_node_id(request: pytest.FixtureRequest) -> None:
+    """schemathesis 4.32's from_fixture runner renames each operation's subtest through
+    ``request.node._nodeid``, which pytest 9 no longer has (its node ids are ``_id`` now):
+    without this it fails with AttributeError before the first case."""
+    if not hasattr(request.node, "_nodeid"):
+        request.node._nodeid = request.node.nodeid
+
+
+# One test item each; every operation runs as a subtest of it (test_contract[POST /memory/add]).
+@schemathesis.pytest.from_fixture("default_schema").parametrize()
 @hsettings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_contract(case: Any) -> None:
     _run(case, "default")
 
 
-@postgres_schema.parametrize()
+@schemathesis.pytest.from_fixture("postgres_schema").parametrize()
 @hsettings(deadline=None, suppress_health_check=list(HealthCheck))
-def test_contract_postgres(case: Any, postgres_app: Any) -> None:
+def test_contract_postgres(case: Any) -> None:
     _run(case, "postgres")
 
 
@@ -296,7 +317,7 @@ def _workflow(schema: Any, prefix: str) -> Any:
     return Workflow
 
 
-def test_stateful_links() -> None:
+def test_stateful_links(default_schema: Any) -> None:
     _workflow(default_schema, "default").run(
         settings=hsettings(
             max_examples=DEFAULT_SCENARIOS,
@@ -307,7 +328,7 @@ def test_stateful_links() -> None:
     )
 
 
-def test_stateful_links_postgres(postgres_app: Any) -> None:
+def test_stateful_links_postgres(postgres_schema: Any) -> None:
     _workflow(postgres_schema, "postgres").run(
         settings=hsettings(
             max_examples=DEFAULT_SCENARIOS,
@@ -318,7 +339,7 @@ def test_stateful_links_postgres(postgres_app: Any) -> None:
     )
 
 
-def test_missing_key_is_401_on_every_operation() -> None:
+def test_missing_key_is_401_on_every_operation(default_schema: Any) -> None:
     """The auth check in the fuzz run probes this too; here it is spelled out once per operation."""
     for operation in (r.ok() for r in default_schema.get_all_operations()):
         if operation.definition.raw.get("security") == []:  # /health, /ready: keyless by design
@@ -394,7 +415,7 @@ def _grown_case(schema: Any, data: Any) -> Any:
 
 @given(data=st.data())
 @hsettings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=HOSTILE_DEFAULT_EXAMPLES)
-def test_contract_oversized_fields(data: Any) -> None:
+def test_contract_oversized_fields(default_schema: Any, data: Any) -> None:
     _run_grown(_grown_case(default_schema, data), data, "oversized")
 
 
