@@ -4,24 +4,55 @@
 ``Quota`` simulates plan limits; ``Extractor``/``Embedder`` are the pluggable parts.
 """
 
-try:
-    import numpy  # noqa: F401
-    import starlette  # noqa: F401
-    import uvicorn  # noqa: F401
-    import yaml  # noqa: F401
-except ImportError as exc:  # say which extra brings them instead of a bare ModuleNotFoundError
-    raise ImportError(
-        f"memorysync_server needs {exc.name!r}: install the server extra, pip install 'memorysync-kit[server]'"
-    ) from exc
+from __future__ import annotations
 
-from .app import create_app
-from .embedding import MiniLMEmbedder
-from .extract import Extractor, RuleExtractor
-from .http.auth import KeyRing
-from .http.faults import Faults
-from .http.quota import Quota
-from .launcher import LocalServer
-from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
+# Say which extra brings a missing dependency instead of a bare ModuleNotFoundError; found, not
+# imported: importing the package stays cheap (the CLI's parent process of --workers never
+# builds an app, and each export below is imported on first use).
+for _dependency in ("numpy", "starlette", "uvicorn", "yaml"):
+    if importlib.util.find_spec(_dependency) is None:
+        raise ImportError(
+            f"memorysync_server needs {_dependency!r}: install the server extra, pip install 'memorysync-kit[server]'",
+            name=_dependency,
+        )
+
+_EXPORTS = {
+    "create_app": ".app",
+    "MiniLMEmbedder": ".embedding",
+    "Extractor": ".extract",
+    "RuleExtractor": ".extract",
+    "KeyRing": ".http.auth",
+    "Faults": ".http.faults",
+    "Quota": ".http.quota",
+    "LocalServer": ".launcher",
+    "SEARCH_MODES": ".retrieval",
+    "Embedder": ".retrieval",
+    "HashingEmbedder": ".retrieval",
+}
+
+if TYPE_CHECKING:
+    from .app import create_app
+    from .embedding import MiniLMEmbedder
+    from .extract import Extractor, RuleExtractor
+    from .http.auth import KeyRing
+    from .http.faults import Faults
+    from .http.quota import Quota
+    from .launcher import LocalServer
+    from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SEARCH_MODES",

@@ -7,12 +7,11 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import preflight
+from .defaults import DEFAULT_MAX_BODY_BYTES, DEFAULT_SEARCH, DEFAULT_TENANT, SEARCH_MODES, is_postgres
 from .http.auth import KeyRing
-from .http.request_checks import DEFAULT_MAX_BODY_BYTES
-from .launcher import DEFAULT_TENANT
-from .retrieval import DEFAULT_SEARCH, SEARCH_MODES
 from .version import version
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -156,8 +155,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     base_url = f"http://{shown_host}:{args.port}"
-    from .storage import is_postgres
-
     if args.workers != 1 and (args.workers < 1 or not is_postgres(args.db)):
         return _refuse(
             "--workers N needs N >= 1 and a PostgreSQL --db (postgresql://...); "
@@ -175,8 +172,41 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import uvicorn
 
-    from .app import create_app
+    if args.workers == 1:
+        return _serve_one(args, keys, specs, base_url, where, uvicorn)
+    return _serve_workers(args, keys, specs, base_url, where, uvicorn)
+
+
+def _announce(
+    args: argparse.Namespace, keys: KeyRing, specs: list[str], settings: Any, base_url: str, where: str
+) -> None:
+    """The banner; without --api-key, the development key kept in the database (created once)."""
     from .devkey import dev_key
+
+    if not specs:
+        key, created = dev_key(settings, reset=args.reset_dev_key)
+        keys.add(key, DEFAULT_TENANT)
+        how = "created a new" if created else "reusing the"
+        print(
+            f"memorysync-server: no --api-key given; {how} development key for tenant {DEFAULT_TENANT!r},\n"
+            f"  kept in {where} (a new one: --reset-dev-key).\n"
+            f"  base URL:  {base_url}\n  API key:   {key}\n"
+            f"  inspector: {base_url}/  (open it and paste the API key)\n  API docs:  {base_url}/docs\n\n"
+            f"Use it with:\n  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={key}\n",
+            flush=True,
+        )
+    else:
+        print(
+            f"memorysync-server: serving {where} on {base_url} ({len(keys)} key(s)); "
+            f"inspector at {base_url}/, API docs at {base_url}/docs",
+            flush=True,
+        )
+
+
+def _serve_one(
+    args: argparse.Namespace, keys: KeyRing, specs: list[str], base_url: str, where: str, uvicorn: Any
+) -> int:
+    from .app import create_app
     from .retrieval import single_threaded_blas
 
     single_threaded_blas()
@@ -185,47 +215,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         return _refuse(str(error))
     try:
-        if not specs:
-            key, created = dev_key(app.services.store.settings, reset=args.reset_dev_key)
-            keys.add(key, DEFAULT_TENANT)
-            how = "created a new" if created else "reusing the"
-            print(
-                f"memorysync-server: no --api-key given; {how} development key for tenant {DEFAULT_TENANT!r},\n"
-                f"  kept in {where} (a new one: --reset-dev-key).\n"
-                f"  base URL:  {base_url}\n  API key:   {key}\n"
-                f"  inspector: {base_url}/  (open it and paste the API key)\n  API docs:  {base_url}/docs\n\n"
-                f"Use it with:\n  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={key}\n",
-                flush=True,
-            )
-        else:
-            print(
-                f"memorysync-server: serving {where} on {base_url} ({len(keys)} key(s)); "
-                f"inspector at {base_url}/, API docs at {base_url}/docs",
-                flush=True,
-            )
-        if args.workers == 1:
-            uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
-            return 0
-        # Each worker process builds its own app from this configuration (uvicorn spawns them).
-        os.environ[_WORKER_CONFIG] = json.dumps(
-            {
-                "db": str(args.db),
-                "keys": keys.export(),
-                "max_body_bytes": args.max_body_bytes,
-                "search": args.search,
-            }
-        )
-        uvicorn.run(
-            "memorysync_server.cli:worker_app",
-            factory=True,
-            workers=args.workers,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            lifespan="off",
-        )
+        _announce(args, keys, specs, app.services.store.settings, base_url, where)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
     finally:
         app.services.close()
+    return 0
+
+
+def _serve_workers(
+    args: argparse.Namespace, keys: KeyRing, specs: list[str], base_url: str, where: str, uvicorn: Any
+) -> int:
+    """The parent of ``--workers N`` only supervises and never builds an app (no model loads in
+    it while the workers start on the same cores). It opens the database only when there is
+    something to do before the workers start: a migration (run once, not raced by N workers) or
+    the development key to read; with --api-key on a current schema, one query says so."""
+    from .storage import open_storage, postgres_schema_current
+
+    if specs and postgres_schema_current(str(args.db)):
+        _announce(args, keys, specs, None, base_url, where)
+    else:
+        try:
+            store = open_storage(args.db)
+        except ValueError as error:
+            return _refuse(str(error))
+        try:
+            _announce(args, keys, specs, store.settings, base_url, where)
+        finally:
+            store.close()
+    # Each worker process builds its own app from this configuration (uvicorn spawns them).
+    os.environ[_WORKER_CONFIG] = json.dumps(
+        {
+            "db": str(args.db),
+            "keys": keys.export(),
+            "max_body_bytes": args.max_body_bytes,
+            "search": args.search,
+        }
+    )
+    uvicorn.run(
+        "memorysync_server.cli:worker_app",
+        factory=True,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        lifespan="off",
+    )
     return 0
 
 
@@ -235,7 +269,9 @@ _WORKER_CONFIG = "MEMORYSYNC_SERVER__WORKER_CONFIG"
 def worker_app() -> object:
     """The app of one ``--workers`` process, from the configuration the parent left in the env."""
     from .app import create_app
+    from .retrieval import single_threaded_blas
 
+    single_threaded_blas()  # as in a single-process serve: this process is the server's own
     config = json.loads(os.environ[_WORKER_CONFIG])
     return create_app(
         config["db"],

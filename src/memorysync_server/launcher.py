@@ -13,12 +13,11 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
+from .defaults import DEFAULT_TENANT
 from .http.auth import KeyRing, new_key
 from .http.faults import Faults
 from .http.quota import Quota, QuotaMeter
 from .storage import is_postgres
-
-DEFAULT_TENANT = "t_local"
 
 
 def _key_pairs(keys: Mapping[str, str] | Iterable[str] | None) -> list[tuple[str, str]]:

@@ -202,3 +202,41 @@ def test_serve_with_workers_answers_from_every_process(team_db: str) -> None:
             assert _recall(server, "u", "peanuts") == ["User is allergic to peanuts"]
     finally:
         server.stop()
+
+
+def _serve_without_key(db: str) -> tuple[subprocess.Popen[str], str, str]:
+    """``serve --workers 2`` with no --api-key: (process, its banner, the development key it printed)."""
+    port = _free_port()
+    command = [sys.executable, "-m", "memorysync_server.cli", "serve", "--db", db, "--port", str(port)]
+    command += ["--workers", "2", "--log-level", "warning"]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    banner = ""
+    while "export MEMORYSYNC_API_KEY=" not in banner:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line, f"serve exited: {proc.stderr.read()[-2000:]}"  # type: ignore[union-attr]
+        banner += line
+    key = banner.split("export MEMORYSYNC_API_KEY=")[1].split()[0]
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            answer = httpx.get(f"http://127.0.0.1:{port}/org/projects", headers={"X-API-Key": key}, timeout=2)
+            if answer.status_code == 200:
+                return proc, banner, key
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None, "the workers did not answer"
+        time.sleep(0.1)
+
+
+def test_workers_without_a_key_serve_the_development_key_kept_in_the_database(team_db: str) -> None:
+    # The parent of --workers never builds an app; it still creates the key once and the workers accept it.
+    first, banner, key = _serve_without_key(team_db)
+    os.killpg(first.pid, signal.SIGTERM)
+    first.wait(10)
+    assert "created a new development key" in banner
+    again, banner, same = _serve_without_key(team_db)
+    os.killpg(again.pid, signal.SIGTERM)
+    again.wait(10)
+    assert "reusing the development key" in banner and same == key

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from ..defaults import DEFAULT_MAX_BODY_BYTES
 from ..extract import Extractor
 from ..retrieval import DEFAULT_SEARCH, Embedder
 from ..services import Services, build_services
@@ -34,7 +35,6 @@ from .inspector import Inspector
 from .not_offered import NotOfferedRoutes
 from .quota import QuotaMeter
 from .request_checks import (
-    DEFAULT_MAX_BODY_BYTES,
     header_text,
     path_segment,
     query_params,

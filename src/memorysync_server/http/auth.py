@@ -5,9 +5,13 @@ from __future__ import annotations
 import secrets
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .errors import forbidden, not_found, unauthorized
-from .quota import Quota
+if TYPE_CHECKING:
+    from .quota import Quota
+
+# The error helpers are imported where a request is refused: this module is also the CLI's (a key
+# is checked before anything starts), and .errors brings the services and the extractor with it.
 
 EVALUATION_TENANT = "default"
 
@@ -66,12 +70,16 @@ class KeyRing:
 
     def authenticate(self, header: str | None) -> Key:
         if not header:
+            from .errors import unauthorized
+
             raise unauthorized(
                 "Missing X-API-Key header. Send your MemorySync API key as 'X-API-Key: <key>'."
             )
         with self._lock:
             entry = self._keys.get(header)
         if entry is None:
+            from .errors import unauthorized
+
             raise unauthorized(
                 "Unknown API key. Check MEMORYSYNC_API_KEY (or the key the server printed at start-up)."
             )
@@ -80,6 +88,8 @@ class KeyRing:
 
 def check_project(key: Key, project_header: str | None) -> None:
     if project_header is not None and project_header != key.project_id:
+        from .errors import not_found
+
         raise not_found(
             f"Project {project_header!r} is not visible to this API key; omit X-Project-ID or use {key.project_id!r}."
         )
@@ -87,6 +97,8 @@ def check_project(key: Key, project_header: str | None) -> None:
 
 def check_tenant(key: Key, tenant_id: str) -> None:
     if tenant_id != key.tenant:
+        from .errors import forbidden
+
         raise forbidden(
             f"This API key acts in tenant {key.tenant!r}, not {tenant_id!r}. Use the tenant_id from GET /org/projects."
         )

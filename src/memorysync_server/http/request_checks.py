@@ -16,10 +16,6 @@ _IDENTITY_HEADERS = {
     "x-end-user-id": "X-End-User-ID",
 }
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-# Room for the largest body openapi.yaml's own limits allow: a 100-turn history append of
-# 16,000-character turns with every character JSON-escaped (\uXXXX, 6 bytes: 9.6 MB), plus each
-# turn's payload and the metadata at their caps, and some slack.
-DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
 
 def too_large(limit: int, size: int | None) -> ApiError:

@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..defaults import DEFAULT_SEARCH, SEARCH_MODES
 from .text import content_words, stem
 
 __all__ = [
@@ -19,12 +20,6 @@ __all__ = [
     "embedder_for",
     "single_threaded_blas",
 ]
-
-SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
-# Sentence vectors plus a bounded BM25 boost: on long chats a rare word the question shares with
-# what was said ("adoption agencies", "charity race") finds the turn the vectors rank 6th or 12th
-# (LoCoMo dev, evidence hit@5 0.61 -> 0.68); recall's gate still reads the vectors alone.
-DEFAULT_SEARCH = "hybrid"
 
 
 @runtime_checkable

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..defaults import is_postgres
 from .interfaces import (
     EDITABLE_FIELDS,
     KEPT_TURN,
@@ -40,11 +41,21 @@ from .interfaces import (
     utc_now,
 )
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
+def postgres_schema_current(url: str) -> bool:
+    """Whether the PostgreSQL database at ``url`` is at this release's schema version already
+    (nothing to migrate). One short connection; no pool, no engine, no numpy: the parent of
+    ``serve --workers N``, which only supervises, asks this instead of opening the database."""
+    import psycopg
 
-def is_postgres(db: str | Path) -> bool:
-    return str(db).startswith(POSTGRES_SCHEMES)
+    from .postgres_schema import MIGRATIONS
+
+    try:
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+    except psycopg.Error:  # no schema_migrations yet, or anything else: open_storage will say
+        return False
+    return row is not None and row[0] == len(MIGRATIONS)
 
 
 def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:  # in annotations only: `from memorysync_server.storage import is_postgres` stays light
+    import numpy as np
 
 Clock = Callable[[], datetime]
 T = TypeVar("T")

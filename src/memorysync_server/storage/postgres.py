@@ -80,6 +80,16 @@ _ANALYZE_AFTER = 2000
 _FACTS_ONLY = f"count(*) FILTER (WHERE event_type <> '{KEPT_TURN}')"
 
 
+def schema_version(pool: ConnectionPool[Any]) -> int | None:
+    """The schema version the database is at, or None before the first migration."""
+    with pool.connection() as conn:
+        try:
+            row = conn.execute("SELECT coalesce(max(version), 0) AS v FROM schema_migrations").fetchone()
+        except psycopg.errors.UndefinedTable:
+            return None
+    return int(row["v"]) if row is not None else None
+
+
 def _enc(value: Any) -> Any:
     if isinstance(value, str):
         if "\x00" in value or _ESC in value:
@@ -147,6 +157,10 @@ class _Db:
             raise
 
     def _migrate(self) -> None:
+        if schema_version(self.pool) == len(MIGRATIONS):
+            # Current already (every start but the first): no lock to queue behind. Several
+            # processes starting together (--workers N) would otherwise take turns here.
+            return
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             conn.execute(

@@ -1,0 +1,26 @@
+"""The server's defaults and the kinds of ``--db``, importable without the app's dependencies.
+
+The CLI's parent process of ``--workers N`` only checks its arguments and supervises; reading
+these from here (not from the modules that use them) keeps numpy, the extractor and the app out
+of it, so the workers start sooner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEFAULT_TENANT = "t_local"
+# Room for the largest body openapi.yaml's own limits allow: a 100-turn history append of
+# 16,000-character turns with every character JSON-escaped (\uXXXX, 6 bytes: 9.6 MB), plus each
+# turn's payload and the metadata at their caps, and some slack.
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
+# Sentence vectors plus a bounded BM25 boost: on long chats a rare word the question shares with
+# what was said ("adoption agencies", "charity race") finds the turn the vectors rank 6th or 12th
+# (LoCoMo dev, evidence hit@5 0.61 -> 0.68); recall's gate still reads the vectors alone.
+DEFAULT_SEARCH = "hybrid"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(db: str | Path) -> bool:
+    return str(db).startswith(POSTGRES_SCHEMES)
