@@ -278,6 +278,9 @@ def worker_app() -> object:
         keys=KeyRing.imported(config["keys"]),
         max_body_bytes=config["max_body_bytes"],
         search=config["search"],
+        # N workers start side by side on the same cores: each loads its model once it is
+        # serving (first request), not while the others are still starting.
+        defer_model=True,
     )
 
 

@@ -22,7 +22,8 @@ LOADING, LOADED, FAILED, NOT_USED = "loading", "loaded", "failed", "not used"
 
 class BackgroundEmbedder:
     """An :class:`~memorysync_server.retrieval.Embedder` whose model ``load()`` runs on a thread
-    started here. ``dim`` is known before loading ends; ``embed`` waits for the model, and raises
+    started here (or, with ``start=False``, by :meth:`start`, or by the first ``embed``/``wait``/
+    ``settled``). ``dim`` is known before loading ends; ``embed`` waits for the model, and raises
     what loading raised when it failed. ``state`` is ``loading``, ``loaded`` or ``failed``."""
 
     def __init__(
@@ -32,6 +33,7 @@ class BackgroundEmbedder:
         dim: int,
         name: str = "model",
         then: Callable[[Embedder], object] | None = None,
+        start: bool = True,
     ) -> None:
         self.dim = dim
         self.name = name
@@ -39,9 +41,24 @@ class BackgroundEmbedder:
         self._error: BaseException | None = None
         self._loaded = threading.Event()  # embed() may run
         self._done = threading.Event()  # and ``then`` (work that needs the model) has run too
-        threading.Thread(
+        self._thread: threading.Thread | None = threading.Thread(
             target=self._load, args=(load, then), name="memorysync-model-load", daemon=True
-        ).start()
+        )
+        self._start_lock = threading.Lock()
+        if start:
+            self.start()
+
+    @property
+    def started(self) -> bool:
+        with self._start_lock:
+            return self._thread is None
+
+    def start(self) -> None:
+        """Start loading (once; later calls do nothing)."""
+        with self._start_lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.start()
 
     def _load(self, load: Callable[[], Embedder], then: Callable[[Embedder], object] | None) -> None:
         try:
@@ -68,10 +85,12 @@ class BackgroundEmbedder:
 
     def settled(self, timeout: float | None = None) -> bool:
         """Wait until loading (and the work after it) has ended, well or not; whether it has."""
+        self.start()
         return self._done.wait(timeout)
 
     def wait(self, timeout: float | None = None) -> Embedder:
         """The loaded model (waiting up to ``timeout`` seconds, None: as long as loading takes)."""
+        self.start()
         if not self._loaded.wait(timeout):
             raise TimeoutError(f"the {self.name} model is still loading")
         if self._model is None:
@@ -83,15 +102,24 @@ class BackgroundEmbedder:
         return self.wait().embed(texts)
 
 
-def serving_embedder(mode: str) -> Embedder:
+def serving_embedder(mode: str, *, defer: bool = False) -> Embedder:
     """The embedder a server in search ``mode`` uses: the model of the dense modes loads in the
-    background (one load per process, :func:`memorysync_server.embedding.minilm`)."""
+    background (one load per process, :func:`memorysync_server.embedding.minilm`), from now or,
+    with ``defer``, from the first call of :func:`start_loading`."""
     if mode not in ("semantic", "hybrid") or mode not in SEARCH_MODES:
         return embedder_for(mode)
     from .embedding import MiniLMEmbedder, minilm
     from .retrieval.gate import warm_up
 
-    return BackgroundEmbedder(minilm, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up)
+    return BackgroundEmbedder(
+        minilm, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up, start=not defer
+    )
+
+
+def start_loading(embedder: Embedder) -> None:
+    """Start a deferred model load (nothing for an embedder without one, or already started)."""
+    if isinstance(embedder, BackgroundEmbedder):
+        embedder.start()
 
 
 def model_state(embedder: Embedder) -> tuple[str, str | None]:

@@ -3,6 +3,7 @@ loading (the server answers before its model is ready; a search waits for it).""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from memorysync_client import Client
 from memorysync_client.api.health import health, ready
 
-from memorysync_server import LocalServer
+from memorysync_server import KeyRing, LocalServer, create_app
 from memorysync_server.embedding import MiniLMEmbedder, minilm
 from memorysync_server.model_loading import BackgroundEmbedder
 from memorysync_server.version import version
@@ -70,6 +71,32 @@ def test_the_server_answers_while_its_model_loads_and_a_search_waits_for_it(tmp_
         release.set()
         assert recall.result().status_code == 200
         assert httpx.get(f"{server.base_url}/ready").status_code == 200
+
+
+def test_a_deferred_model_starts_loading_at_the_first_request(tmp_path: Path) -> None:
+    # serve --workers N builds its apps this way: no model load beside the other starting workers.
+    loads: list[str] = []
+
+    def counted() -> MiniLMEmbedder:
+        loads.append("load")
+        return minilm()
+
+    embedder = BackgroundEmbedder(counted, dim=MiniLMEmbedder.dim, name="deferred", start=False)
+    app = create_app(tmp_path / "ms.db", keys=KeyRing(), embedder=embedder, defer_model=True)
+    try:
+        assert not embedder.started and loads == [] and embedder.state == "loading"
+
+        async def first_request() -> httpx.Response:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://ms"
+            ) as http:
+                return await http.get("/health")
+
+        assert asyncio.run(first_request()).status_code == 200
+        assert embedder.started  # by the request, not by a search or settled() below
+        assert embedder.settled(60) and embedder.state == "loaded" and loads == ["load"]
+    finally:
+        app.services.close()
 
 
 def test_a_model_that_cannot_load_makes_the_server_unready_and_says_why(tmp_path: Path) -> None:

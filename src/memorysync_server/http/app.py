@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..defaults import DEFAULT_MAX_BODY_BYTES
 from ..extract import Extractor
+from ..model_loading import start_loading
 from ..retrieval import DEFAULT_SEARCH, Embedder
 from ..services import Services, build_services
 from ..services.errors import ServiceError
@@ -362,18 +363,24 @@ def create_app(
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     search: str = DEFAULT_SEARCH,
+    defer_model: bool = False,
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder."""
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder.
+    ``defer_model``: the model starts loading at the first request (or the first search), not now:
+    processes starting side by side on the same cores (``serve --workers N``) answer sooner."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-    services = build_services(db, clock=clock, extractor=extractor, embedder=embedder, search=search)
+    services = build_services(
+        db, clock=clock, extractor=extractor, embedder=embedder, search=search, defer_model=defer_model
+    )
     api = MemorySyncApp(load_spec(spec_path), keys, services, meter=meter, max_body_bytes=max_body_bytes)
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.
-    app: Any = health.HealthRoutes(Inspector(api, api.spec, keys, services), services)
+    first = (lambda: start_loading(services.search.embedder)) if defer_model else None
+    app: Any = health.HealthRoutes(Inspector(api, api.spec, keys, services), services, first_request=first)
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]

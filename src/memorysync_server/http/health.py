@@ -7,6 +7,7 @@ every route now: the database answers, and the search model (when the mode uses 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -32,13 +33,17 @@ _PATHS = {"/health": health, "/ready": ready}
 
 class HealthRoutes:
     """ASGI app: ``GET``/``HEAD`` ``/health`` and ``/ready``, before any key check; every other
-    request goes to ``app``."""
+    request goes to ``app``. ``first_request`` runs (once) when the first request arrives."""
 
-    def __init__(self, app: Any, services: Any) -> None:
+    def __init__(self, app: Any, services: Any, *, first_request: Callable[[], None] | None = None) -> None:
         self.app = app
         self.services = services
+        self._first_request = first_request
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self._first_request is not None:
+            first, self._first_request = self._first_request, None
+            first()
         handler = _PATHS.get(scope["path"]) if scope["type"] == "http" else None
         if handler is None or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
