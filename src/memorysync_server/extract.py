@@ -14,7 +14,14 @@ import re
 import threading
 from typing import Protocol, runtime_checkable
 
-from .chat_forms import restore_subject, strip_attachments, strip_lead, strip_trailing_name, unfront
+from .chat_forms import (
+    restore_subject,
+    strip_attachments,
+    strip_lead,
+    strip_reaction,
+    strip_trailing_name,
+    unfront,
+)
 from .substance import about_listener, is_hedge, says_something
 from .third_person import could_be_nominal, lexicon_knows, load_lexicon, mentions_past, to_third_person
 
@@ -30,6 +37,13 @@ FILLER_WORDS = _wordset(
     hehe lol what why how when where who which the a an it this that me my"""
 )
 _LOW_VALUE_WORD = re.compile(r"[a-z']+")
+# The speaker in a sentence; with the listener, the words that name people rather than say something.
+_SPEAKER_WORDS = r"i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours"
+_SPEAKER = re.compile(rf"\b(?:{_SPEAKER_WORDS})\b", re.I)
+_LISTENER_FIRST = re.compile(r"(?:you|your|you're|you've|you'll|you'd|ya|u|ur)\b", re.I)
+_PEOPLE_WORDS = re.compile(
+    rf"\b(?:{_SPEAKER_WORDS}|you|your|yours|yourself|you're|you've|you'll|you'd|ya|u|ur)(?![\w'])", re.I
+)
 
 
 def tells(sentence: str) -> bool:
@@ -38,10 +52,16 @@ def tells(sentence: str) -> bool:
     sentence = sentence.strip()
     if not sentence or sentence.endswith("?") or is_low_value(sentence):
         return False
-    bare = _GREETING.sub("", sentence).strip()
-    return bool(bare) and not (
-        _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare)
-    )
+    bare = restore_subject(strip_trailing_name(strip_reaction(_GREETING.sub("", sentence).strip())).strip())
+    if not bare or _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare):
+        return False
+    # Reactions and remarks about the listener tell nothing of the speaker: "You're a gem, Omar",
+    # "Wow, that looks amazing!", "I bet!". Kept as said, they would outrank what was told.
+    if not _SPEAKER.search(bare):
+        return not about_listener(sentence) and says_something(bare)
+    if _LISTENER_FIRST.match(bare):
+        return False  # "You never texted me!": about the listener, though it names the speaker
+    return not is_hedge(bare) and says_something(_PEOPLE_WORDS.sub(" ", bare))
 
 
 def is_low_value(text: str) -> bool:

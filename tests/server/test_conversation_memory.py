@@ -140,7 +140,7 @@ def test_a_second_fact_a_question_needs_is_not_cut(api: Api) -> None:
 
 
 def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
-    said = "Guess what. My brother Tomas and I are restoring a 1972 Volvo in his garage."
+    said = "My brother Tomas and I are restoring a 1972 Volvo in his garage. The engine came from Sweden."
     api.v1(
         "/v1/history/append",
         "u",
