@@ -53,6 +53,24 @@ _TIME_ADVERB = re.compile(
 )
 
 
+# "Guess who got the job?": a riddle whose answer is the speaker, so a statement about them.
+_GUESS_WHO = re.compile(
+    r"^(?:and\s+)?(?:guess|you'll\s+never\s+guess)\s+who(?P<aux>'s|\s+is|\s+has|\s+just)?\s+(?P<rest>[^?]+?)\s*[?!.]*$",
+    re.IGNORECASE,
+)
+_GUESS_SUBJECT = {"'s": "I'm", "is": "I'm", "has": "I've", "just": "I just"}
+_THEMSELVES = re.compile(r"\b(?:herself|himself|themselves|themself)\b", re.IGNORECASE)
+
+
+def answer_riddle(sentence: str) -> str:
+    """ "Guess who walked to the bakery by herself?" -> "I walked to the bakery by myself."; others unchanged."""
+    m = _GUESS_WHO.match(sentence.strip())
+    if not m:
+        return sentence
+    subject = _GUESS_SUBJECT.get((m["aux"] or "").strip().lower(), "I")
+    return f"{subject} {_THEMSELVES.sub('myself', m['rest'])}."
+
+
 def strip_attachments(text: str) -> str:
     """``text`` without the "[shares a photo: ...]" descriptions a chat client appends."""
     return _ATTACHMENT.sub("", text)

@@ -15,6 +15,7 @@ import threading
 from typing import Protocol, runtime_checkable
 
 from .chat_forms import (
+    answer_riddle,
     restore_subject,
     strip_attachments,
     strip_lead,
@@ -40,6 +41,8 @@ _LOW_VALUE_WORD = re.compile(r"[a-z']+")
 # The speaker in a sentence; with the listener, the words that name people rather than say something.
 _SPEAKER_WORDS = r"i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours"
 _SPEAKER = re.compile(rf"\b(?:{_SPEAKER_WORDS})\b", re.I)
+# "I'm off to do some taekwondo!": no lasting fact, but it tells what the speaker does.
+_OFF_TO = re.compile(r"i(?:'m|\s+am|m)\s+(?:\w+\s+)?off\s+to\b", re.I)
 _LISTENER_FIRST = re.compile(r"(?:you|your|you're|you've|you'll|you'd|ya|u|ur)\b", re.I)
 _PEOPLE_WORDS = re.compile(
     rf"\b(?:{_SPEAKER_WORDS}|you|your|yours|yourself|you're|you've|you'll|you'd|ya|u|ur)(?![\w'])", re.I
@@ -49,7 +52,7 @@ _PEOPLE_WORDS = re.compile(
 def tells(sentence: str) -> bool:
     """Whether one sentence of a turn tells something, rather than asking (a question), asking the
     assistant for something (a request) or greeting: what makes a turn worth keeping as said."""
-    sentence = sentence.strip()
+    sentence = answer_riddle(_GREETING.sub("", sentence.strip()))
     if not sentence or sentence.endswith("?") or is_low_value(sentence):
         return False
     bare = restore_subject(strip_trailing_name(strip_reaction(_GREETING.sub("", sentence).strip())).strip())
@@ -61,7 +64,9 @@ def tells(sentence: str) -> bool:
         return not about_listener(sentence) and says_something(bare)
     if _LISTENER_FIRST.match(bare):
         return False  # "You never texted me!": about the listener, though it names the speaker
-    return not is_hedge(bare) and says_something(_PEOPLE_WORDS.sub(" ", bare))
+    if is_hedge(bare) and not _OFF_TO.match(bare):
+        return False
+    return says_something(_PEOPLE_WORDS.sub(" ", bare))
 
 
 def is_low_value(text: str) -> bool:
@@ -331,9 +336,9 @@ class RuleExtractor:
         return facts
 
     def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:
+        sentence = answer_riddle(_GREETING.sub("", sentence).strip())
         if not sentence or sentence.endswith("?"):
             return []
-        sentence = _GREETING.sub("", sentence).strip()
         sentence = _PREAMBLE.sub("", sentence).strip()
         if _HYPOTHETICAL.match(sentence):
             return []
