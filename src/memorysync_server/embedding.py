@@ -285,18 +285,19 @@ class MiniLMEmbedder:
             return _Graph(ort, self._published(None), fallback.threads), EncoderChoice(
                 fallback, "fallback", note=f"the int8-compute graph cannot run: {reason}"
             )
-        published = self._published(None)
-        candidates = [Candidate(graph, t) for graph in (PUBLISHED, INT8) for t in settings]
+        candidates = [Candidate(name, t) for name in (PUBLISHED, INT8) for t in settings]
         key = machine_key(ort.__version__, (MINILM_SHA256, int8_sha256), candidates)
-        remembered = cache.get(key) if cache is not None and reason is None else None
+        remembered = cache.get(key) if cache is not None else None
         if remembered is not None and cache is not None:
             chosen, timings, note = remembered
+            kept: _Graph | None = None
             if chosen.graph == PUBLISHED:
-                graph = _Graph(ort, published, chosen.threads)
-            else:
-                graph, reason = self._load_int8(ort, int8_model, int8_probe, chosen.threads)
-            if graph is not None:
-                return graph, EncoderChoice(chosen, "cached", timings, note, cache=str(cache.path))
+                kept = _Graph(ort, self._published(None), chosen.threads)
+            elif reason is None:  # the int8 graph passes the probe at every load, cached or not
+                kept, reason = self._load_int8(ort, int8_model, int8_probe, chosen.threads)
+            if kept is not None:
+                return kept, EncoderChoice(chosen, "cached", timings, note, cache=str(cache.path))
+        published = self._published(None)  # checked only when it may run: hashing it takes a while
         graphs = {Candidate(PUBLISHED, t): _Graph(ort, published, t) for t in settings}
         for t in settings if reason is None else ():
             int8, reason = self._load_int8(ort, int8_model, int8_probe, t)
