@@ -2,7 +2,8 @@
 before the model is ready; whatever needs the model waits for it (and only that).
 
 Loading MiniLM (hash check, ONNX Runtime session, probe) takes 0.4 s on an idle machine and
-several seconds on a cold or busy one: far longer than everything else ``serve`` does.
+several seconds on a cold or busy one: far longer than everything else ``serve`` does. At the
+first start on a machine it also times its two graphs (``encoder_choice``), 1-3 s more.
 """
 
 from __future__ import annotations
