@@ -137,9 +137,15 @@ class EncoderChoice:
         }
 
 
+def usable_cpus() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the host's)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
 def thread_settings(cpus: int | None = None) -> tuple[int, ...]:
     """The intra-op thread counts worth timing: one, and the cores a single query could use."""
-    cpus = cpus if cpus is not None else (os.cpu_count() or 1)
+    cpus = cpus if cpus is not None else usable_cpus()
     many = min(cpus, 4)  # beyond 4 threads a 6-layer model's small matrices stop scaling
     return (1,) if many <= 1 else (1, many)
 
@@ -221,7 +227,7 @@ def machine_key(runtime_version: str, graph_sha256s: Sequence[str], candidates: 
     parts = [
         f"v{CACHE_VERSION}",
         _cpu_description(),
-        f"cpus={os.cpu_count()}",
+        f"cpus={usable_cpus()}",
         f"onnxruntime={runtime_version}",
         *sorted(graph_sha256s),
         *(f"{c.graph}:{c.threads}" for c in sorted(candidates)),
