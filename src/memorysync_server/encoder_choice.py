@@ -144,9 +144,13 @@ def usable_cpus() -> int:
 
 
 def thread_settings(cpus: int | None = None) -> tuple[int, ...]:
-    """The intra-op thread counts worth timing: one, and the cores a single query could use."""
+    """The intra-op thread counts worth timing: one, and half the cores (up to 4), since a
+    recall already runs its two readings side by side. Two cores give one setting: two threads
+    for each of two runs take cores the other needs, and won the timing only on runs that
+    happened to find the machine idle (once in five at load 7, with a 2x faster query than the
+    other four runs measured)."""
     cpus = cpus if cpus is not None else usable_cpus()
-    many = min(cpus, 4)  # beyond 4 threads a 6-layer model's small matrices stop scaling
+    many = min(cpus // 2, 4)  # beyond 4 threads a 6-layer model's small matrices stop scaling
     return (1,) if many <= 1 else (1, many)
 
 
@@ -189,7 +193,7 @@ def time_candidates(
     ``queries_per_round`` queries and one batch of 8. Each candidate's fastest run counts: other
     processes can only add time to a run, so the fastest is the steadiest estimate of what the
     graph costs (medians of so few runs on a busy machine flip between loads). About 1 s in all for
-    four candidates on an idle 2-core machine, 3 s at load 4; it runs on the model's loading thread."""
+    two candidates on an idle 2-core machine, 2-3 s at load 7; it runs on the model's loading thread."""
     queries: dict[Candidate, list[float]] = {c: [] for c in encoders}
     batches: dict[Candidate, list[float]] = {c: [] for c in encoders}
     for encode in encoders.values():  # warm-up: first runs allocate ONNX Runtime's buffers
