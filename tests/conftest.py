@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import Iterator
 
 # No test writes into src/: bytecode goes to one cache folder outside the tree, from this process
@@ -14,6 +17,11 @@ from collections.abc import Iterator
 _PYCACHE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".pycache")
 os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
 sys.pycache_prefix = _PYCACHE
+# A PostgreSQL server keeps its encoder choice in the user's cache folder (SQLite ones beside the
+# file): the suite's go in a folder of its own, removed at exit, not in the user's ~/.cache.
+_CACHE_HOME = tempfile.mkdtemp(prefix="memorysync-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
 
 import pytest  # noqa: E402
 

@@ -362,15 +362,19 @@ def create_app(
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     search: str = DEFAULT_SEARCH,
+    encoder: str = "auto",
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder."""
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder;
+    ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``)."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-    services = build_services(db, clock=clock, extractor=extractor, embedder=embedder, search=search)
+    services = build_services(
+        db, clock=clock, extractor=extractor, embedder=embedder, search=search, encoder=encoder
+    )
     api = MemorySyncApp(load_spec(spec_path), keys, services, meter=meter, max_body_bytes=max_body_bytes)
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.
     app: Any = health.HealthRoutes(Inspector(api, api.spec, keys, services), services)

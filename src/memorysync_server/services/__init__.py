@@ -66,10 +66,13 @@ def build_services(
     extractor: Extractor | None = None,
     embedder: Embedder | None = None,
     search: str = DEFAULT_SEARCH,
+    encoder: str = "auto",
 ) -> Services:
     """The services over the database ``db`` (a SQLite file path or a ``postgresql://`` URL).
-    ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder."""
-    embedder = embedder or serving_embedder(search)  # a model loads in the background
+    ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder;
+    ``encoder`` which graph of its model runs (``auto``: measured on this machine)."""
+    # A model loads in the background.
+    embedder = embedder or serving_embedder(search, encoder=encoder, db=db)
     store = open_storage(db, clock=clock)
     fact_search = FactSearch(store, embedder, mode=search)
     superseder = Superseder(store, fact_search if fact_search.dense else None)
