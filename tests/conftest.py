@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import Iterator
 
 # No test writes into src/: bytecode goes to one cache folder outside the tree, from this process
@@ -19,6 +22,11 @@ sys.pycache_prefix = _PYCACHE
 # prefix hiding site-packages' own .pyc, all of them): 18 s of a 40 s collection on a 2-core box.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# A PostgreSQL server keeps its encoder choice in the user's cache folder (SQLite ones beside the
+# file): the suite's go in a folder of its own, removed at exit, not in the user's ~/.cache.
+_CACHE_HOME = tempfile.mkdtemp(prefix="memorysync-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
 
 import pytest  # noqa: E402
 

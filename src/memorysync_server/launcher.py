@@ -41,7 +41,8 @@ class LocalServer:
     (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
     statuses; ``.restart()`` stops and starts again on the same port over the same file.
     ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``,
-    ``search``: ``"hybrid"`` by default, ``"lexical"`` for the original hashed search).
+    ``search``: ``"hybrid"`` by default, ``"lexical"`` for the original hashed search; ``encoder``:
+    ``"auto"``, ``"int8"`` or ``"published"``, the model's graph).
     """
 
     def __init__(
@@ -60,7 +61,8 @@ class LocalServer:
         if unknown or {"keys", "faults", "meter"} & set(options):
             raise TypeError(
                 f"LocalServer got unexpected option(s) {sorted(unknown or set(options) & {'keys', 'faults', 'meter'})}; "
-                "it accepts clock=, extractor=, embedder=, spec_path=, max_body_bytes=, search= (keys go in keys=/add_key)."
+                "it accepts clock=, extractor=, embedder=, spec_path=, max_body_bytes=, search=, encoder= "
+                "(keys go in keys=/add_key)."
             )
         self.options = options
         self.keys = KeyRing()

@@ -2,7 +2,8 @@
 before the model is ready; whatever needs the model waits for it (and only that).
 
 Loading MiniLM (hash check, ONNX Runtime session, probe) takes 0.4 s on an idle machine and
-several seconds on a cold or busy one: far longer than everything else ``serve`` does.
+several seconds on a cold or busy one: far longer than everything else ``serve`` does. At the
+first start on a machine it also times its two graphs (``encoder_choice``), 1-3 s more.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 
 import numpy as np
 
+from .encoder_choice import EncoderChoice, cache_path_for
 from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder, embedder_for
 
 log = logging.getLogger("memorysync_server")
@@ -102,17 +106,23 @@ class BackgroundEmbedder:
         return self.wait().embed(texts)
 
 
-def serving_embedder(mode: str, *, defer: bool = False) -> Embedder:
+def serving_embedder(
+    mode: str, *, encoder: str = "auto", db: str | Path | None = None, defer: bool = False
+) -> Embedder:
     """The embedder a server in search ``mode`` uses: the model of the dense modes loads in the
     background (one load per process, :func:`memorysync_server.embedding.minilm`), from now or,
-    with ``defer``, from the first call of :func:`start_loading`."""
+    with ``defer``, from the first call of :func:`start_loading`. ``encoder`` (``auto``,
+    ``int8``, ``published``) picks its graph; ``auto`` measures them, and keeps the choice beside
+    ``db`` (:func:`~memorysync_server.encoder_choice.cache_path_for`)."""
     if mode not in ("semantic", "hybrid") or mode not in SEARCH_MODES:
         return embedder_for(mode)
     from .embedding import MiniLMEmbedder, minilm
     from .retrieval.gate import warm_up
 
+    cache = cache_path_for(db) if db is not None and encoder == "auto" else None
+    load = partial(minilm, encoder, cache)
     return BackgroundEmbedder(
-        minilm, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up, start=not defer
+        load, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up, start=not defer
     )
 
 
@@ -120,6 +130,16 @@ def start_loading(embedder: Embedder) -> None:
     """Start a deferred model load (nothing for an embedder without one, or already started)."""
     if isinstance(embedder, BackgroundEmbedder):
         embedder.start()
+
+
+def encoder_choice(embedder: Embedder) -> EncoderChoice | None:
+    """How the loaded model's graph was chosen (None: no model, or not loaded yet)."""
+    if isinstance(embedder, BackgroundEmbedder):
+        if embedder.state != LOADED:
+            return None
+        embedder = embedder.wait()
+    choice = getattr(embedder, "choice", None)
+    return choice if isinstance(choice, EncoderChoice) else None
 
 
 def model_state(embedder: Embedder) -> tuple[str, str | None]:

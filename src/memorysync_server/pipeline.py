@@ -21,7 +21,9 @@ import numpy as np
 
 from .extract import Extractor, is_low_value, tells
 from .retrieval import PENDING, Backfill, Embedder
+from .retrieval.text import content_words, stem
 from .storage import KEPT_TURN, NewFact, Origin, Storage
+from .substance import EMPTY_WORDS
 from .supersede import Superseder
 from .timephrases import resolve
 
@@ -117,17 +119,28 @@ class TurnPlan:
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# A turn whose telling sentences hold this many words its facts leave out is kept beside them.
+UNTOLD_WORDS = 2
+_SAYS_NOTHING = frozenset(stem(word) for word in EMPTY_WORDS)
 
 
 def worth_keeping(text: str, facts: list[str]) -> bool:
     """Whether a turn is kept as a memory beside its facts: when it tells more than its facts hold.
-    Not when no sentence tells anything (questions, requests to the assistant, greetings): kept,
-    such a turn would outrank what the person did tell ("What snack should I bring?" or "Book me
-    a flight, please" beside "User is allergic to peanuts" when they next ask). Not when one
-    sentence tells and gave a fact: the fact already holds its words ("Hi! I'm vegan." -> "User
-    is vegan"), and keeping the turn too would double the cost of the write."""
+    Not when no sentence tells anything (questions, requests to the assistant, greetings,
+    reactions to the listener): kept, such a turn would outrank what the person did tell ("What
+    snack should I bring?" or "Book me a flight, please" beside "User is allergic to peanuts" when
+    they next ask). Not when its facts hold the words it told ("Hi! I'm vegan." -> "User is
+    vegan"): keeping it too would double the cost of the write. Kept when it tells in two
+    sentences, or its facts leave words out ("Fieldnote offered me the job, I start on Monday!"
+    gives only "User starts on Monday")."""
     telling = [m.group(0) for m in _SENTENCE.finditer(text) if tells(m.group(0))]
-    return bool(telling) and not (len(telling) == 1 and facts)
+    if len(telling) != 1 or not facts:
+        # Two telling sentences hold what neither fact does: how one bears on the other
+        # ("Been busy keeping fit. Just started aerial yoga" answers "what workout class?").
+        return bool(telling)
+    held = {stem(word) for fact in facts for word in content_words(fact)}
+    untold = {stem(word) for word in content_words(telling[0])} - held - _SAYS_NOTHING
+    return len(untold) >= UNTOLD_WORDS
 
 
 def said_at(occurred_at: str | None, now: datetime) -> datetime:

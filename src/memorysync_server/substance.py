@@ -46,7 +46,7 @@ def _wordset(text: str) -> frozenset[str]:
 
 # Words that leave a clause empty when nothing else is said: auxiliaries, pronouns, light verbs,
 # reactions and feelings without an object, degree words and times without an event.
-_EMPTY = _wordset(
+EMPTY_WORDS = _wordset(
     """user user's and others is are was were be been being am has have had do does did doing done will would can
     could should might may must shall cannot not no never gonna going to wanna gotta it it's this that these those
     they them their theirs themselves he him his she her so there here something anything everything nothing
@@ -56,7 +56,7 @@ _EMPTY = _wordset(
     getting make makes made making go goes went going gone keep keeps kept keeping try tries tried trying
     check checks checked see sees saw seen agree agrees agreed know knows knew hope hopes hoped bet bets think
     thinks thought feel feels felt guess love loves loved like likes liked enjoy enjoys enjoyed mean means
-    meant happen happens happened stay stays stayed staying do say says said look looks looked tell tells
+    meant sound sounds sounded seem seems seemed happen happens happened stay stays stayed staying do say says said look looks looked tell tells
     appreciate appreciates appreciated need needs needed want wants wanted yes yeah yep ok okay fine good great
     amazing awesome cool nice fun lovely wonderful fantastic incredible brilliant perfect best better well
     sure glad happy excited stoked thrilled proud grateful thankful determined hopeful positive optimistic
@@ -82,4 +82,4 @@ def says_something(fact: str) -> bool:
     """Whether ``fact`` ("User ...") holds a word beyond the empty ones: "User is vegan" does,
     "User is gonna make it happen" and "User did" don't."""
     text = _IDIOMS.sub(" ", fact.lower())
-    return any(word not in _EMPTY for word in _WORD.findall(text)) or bool(re.search(r"\d", fact))
+    return any(word not in EMPTY_WORDS for word in _WORD.findall(text)) or bool(re.search(r"\d", fact))

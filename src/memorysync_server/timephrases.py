@@ -5,8 +5,12 @@ fact read a year later must still say when it happened, and a model asked "when 
 can only answer from a date. Two styles: ``replace`` (facts: the phrase becomes the date) and
 ``annotate`` (what the person said, kept verbatim: the date follows the phrase in brackets).
 
-Only phrases with one reading are resolved; "on Friday", "recently" or "the other day" are left
-as they are rather than guessed.
+Only phrases with one reading are resolved. A weekday, a month or a day of the month without a
+year ("on Friday", "in September", "on May 1st", "for the 5th") is resolved when the tense of its
+clause says whether it lies before or after the day it was said ("I moved in on Thursday", "I start
+on Monday"); months and days of the month otherwise take the nearer reading. "Recently" or "the
+other day" are left as they are rather than guessed. Seasons are the northern hemisphere's
+(summer is June to August).
 """
 
 from __future__ import annotations
@@ -106,7 +110,47 @@ def _weekday_after(d: date, weekday: int) -> date:
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], tuple[str, str]]]
 
 _NUM = r"(\d{1,2}|a couple of|a couple|couple of|a few|few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_WD = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+# Weekdays, with the abbreviations chat uses ("last Tues", "on Fri").
+_WD = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)"
+# In the order they come within a year; a winter belongs to the year its December is in.
+_SEASONS = ("spring", "summer", "autumn", "winter")
+
+
+def _weekday(name: str) -> int:
+    return [w[:3] for w in _WEEKDAYS].index(name[:3].lower())
+
+
+def _last_weekend(d: date) -> date:
+    """The Saturday of the weekend before ``d``'s: said on a Sunday, not the day before."""
+    saturday = _weekday_before(d, 5)
+    return saturday - timedelta(weeks=1) if d.weekday() == 6 else saturday
+
+
+def _season(d: date) -> tuple[int, int]:
+    """(the season's index in _SEASONS, the year it belongs to)."""
+    if d.month == 12:
+        return 3, d.year
+    if d.month <= 2:
+        return 3, d.year - 1
+    return (d.month - 3) // 3, d.year
+
+
+def _season_name(index: int, year: int) -> str:
+    return f"winter {year}-{year + 1}" if index == 3 else f"{_SEASONS[index]} {year}"
+
+
+def _seasonal(m: re.Match[str], said: date) -> tuple[str, str]:
+    which, name = m.group(1).lower(), m.group(2).lower()
+    wanted = _SEASONS.index("autumn" if name == "fall" else name)
+    current, year = _season(said)
+    # Seasons counted from the spring of year 0: this year's named season, then one back or on.
+    here = year * 4 + current
+    this = year * 4 + wanted
+    if which == "last":
+        this -= 4 if this >= here else 0
+    elif which == "next":
+        this += 4 if this <= here else 0
+    return "in", _season_name(this % 4, this // 4)
 
 
 def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
@@ -135,15 +179,15 @@ def _rules() -> list[Rule]:
         r(r"tomorrow", lambda m, d: ("on", day(d + timedelta(days=1)))),
         r(
             rf"(?:last|this past) {_WD}",
-            lambda m, d: ("on", day(_weekday_before(d, _WEEKDAYS.index(m.group(1).lower())))),
+            lambda m, d: ("on", day(_weekday_before(d, _weekday(m.group(1))))),
         ),
         r(
             rf"next {_WD}",
-            lambda m, d: ("on", day(_weekday_after(d, _WEEKDAYS.index(m.group(1).lower())))),
+            lambda m, d: ("on", day(_weekday_after(d, _weekday(m.group(1))))),
         ),
         r(
             r"(?:last|this past) weekend",
-            lambda m, d: ("on", f"the weekend of {day(_weekday_before(d, 5))}"),
+            lambda m, d: ("on", f"the weekend of {day(_last_weekend(d))}"),
         ),
         r(r"this weekend", lambda m, d: ("on the weekend of", day(_weekday_after(d - timedelta(days=1), 5)))),
         r(
@@ -160,6 +204,7 @@ def _rules() -> list[Rule]:
         r(r"this year", lambda m, d: ("in", str(d.year))),
         r(r"next year", lambda m, d: ("in", str(d.year + 1))),
         r(rf"{_NUM} (days?|weeks?|months?|years?) ago", _ago),
+        r(r"(last|this|next) (spring|summer|fall|autumn|winter)", _seasonal),
     ]
 
 
@@ -168,11 +213,25 @@ _ANY = re.compile("|".join(f"(?:{rule.pattern})" for rule, _ in _RULES), re.IGNO
 _PRECEDING_WORD = re.compile(r"([A-Za-z]+)\s*$")
 
 
-# "on Friday" has one reading only when the sentence's tense gives it: "I had an interview on
-# Friday" (the Friday before), "I start on Monday" (the Monday after). Either marker alone decides;
-# a sentence with both, or neither ("I'm excited about Friday"), is left as said.
-_BARE_WEEKDAY = re.compile(rf"\b(on|since|by|until|till|this past) {_WD}\b", re.IGNORECASE)
+# A weekday, month or day of the month without a year has one reading when the tense of its
+# clause gives it: "I had an interview on Friday" (the Friday before), "I start on Monday" (the
+# Monday after). A clause with both markers, or neither ("I'm excited about Friday"), leaves a
+# weekday as said; months and days of the month then take the nearer reading, and "this Friday"
+# and "the 5th" the coming one.
+_MONTH = "(?-i:" + "|".join(_MONTHS) + ")"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_NO_YEAR = r"(?!\s*,?\s*\d)"
+_BY_TENSE = re.compile(
+    rf"\b(?P<wd_pre>on|since|by|until|till|this(?!\s+past)) {_WD}\b"
+    rf"|\b(?P<m_pre>in|for|since|until|till|by|from|through|during|around|early|late|mid-?)\s*(?P<month>{_MONTH})\b"
+    rf"{_NO_YEAR}(?!\s+the\b)"
+    rf"|\b(?P<md_month>{_MONTH})\s+{_ORDINAL}\b{_NO_YEAR}"
+    rf"|\b(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_month>{_MONTH})\b{_NO_YEAR}"
+    rf"|\b(?P<th_pre>on|for|by|until|till|from|since) the {_ORDINAL}\b(?!\s+(?:of\b|[a-z]))",
+    re.IGNORECASE,
+)
 _SENTENCES = re.compile(r"[^.!?]+[.!?]*")
+_CLAUSE_BREAK = re.compile(r",|;|\s(?:and|but|because|so|while|although|though)\s", re.IGNORECASE)
 _PAST = re.compile(
     r"\b(?:was|were|did|had|went|came|got|took|made|saw|met|ran|left|found|told|said|bought|sold|"
     r"broke|began|brought|gave|won|lost|flew|drove|wrote|read|heard|felt|kept|spent|sent|held|fell|"
@@ -186,20 +245,84 @@ _FUTURE = re.compile(
 )
 
 
-def _weekdays(sentence: str, when: date, style: str) -> str:
-    past, future = bool(_PAST.search(sentence)), bool(_FUTURE.search(sentence))
-    if past == future:
-        return sentence
+def _tense(text: str) -> int:
+    """-1 past, 1 future, 0 when ``text`` gives neither or both."""
+    return int(bool(_FUTURE.search(text))) - int(bool(_PAST.search(text)))
 
+
+def _clause_tense(sentence: str, at: int) -> int:
+    """The tense of the clause around position ``at``, else of the whole sentence."""
+    starts = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= at)]
+    stop = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence) if m.start() > at), len(sentence))
+    return _tense(sentence[starts[-1] : stop]) or _tense(sentence)
+
+
+def _pick(candidates: list[date], said: date, tense: int, *, coming: bool = False) -> date:
+    """The candidate the tense points to: the latest on or before ``said`` (past), the earliest on
+    or after it (future), else the nearest. ``coming`` (a day of the month named without its month:
+    nobody calls today "the 5th"): the latest before ``said`` (past), else the earliest after it."""
+    if coming:
+        return max(c for c in candidates if c < said) if tense < 0 else min(c for c in candidates if c > said)
+    if tense < 0:
+        return max(c for c in candidates if c <= said)
+    if tense > 0:
+        return min(c for c in candidates if c >= said)
+    return min(candidates, key=lambda c: (abs((c - said).days), c < said))
+
+
+def _dates(month: int | None, day_of_month: int | None, said: date) -> list[date]:
+    """The dates a month (its first day) or a day (of ``month``, else of any month) could be, a year either side."""
+    out = []
+    for shift in range(-13, 14):
+        first = _add_months(said.replace(day=1), shift)
+        if month is not None and first.month != month:
+            continue
+        try:
+            out.append(first.replace(day=day_of_month or 1))
+        except ValueError:  # the 31st of a short month
+            continue
+    return out
+
+
+def _by_tense(sentence: str, when: date, style: str) -> str:
     def one(m: re.Match[str]) -> str:
-        weekday = _WEEKDAYS.index(m.group(2).lower())
-        resolved = day(_weekday_before(when, weekday) if past else _weekday_after(when, weekday))
-        if style == "annotate":
-            return f"{m.group(0)} ({resolved})"
-        word = m.group(1).lower()
-        return f"on {resolved}" if word in ("on", "this past") else f"{m.group(1)} {resolved}"
+        tense = _clause_tense(sentence, m.start())
+        if m["wd_pre"]:
+            weekday = _weekday(m.group(2))
+            if m["wd_pre"].lower() == "this":
+                resolved = day(
+                    _weekday_before(when + timedelta(days=1), weekday)
+                    if tense < 0
+                    else _weekday_after(when - timedelta(days=1), weekday)
+                )
+            elif tense == 0:
+                return m.group(0)
+            else:
+                resolved = day(_weekday_before(when, weekday) if tense < 0 else _weekday_after(when, weekday))
+            if style == "annotate":
+                return f"{m.group(0)} ({resolved})"
+            word = m["wd_pre"].lower()
+            return f"on {resolved}" if word in ("on", "this") else f"{m['wd_pre']} {resolved}"
+        if m["month"]:
+            month = _MONTHS.index(m["month"]) + 1
+            first = when.replace(day=1)
+            # "booked a trip for September", "until March": the month ahead, whatever the verb's tense.
+            lean = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}.get(m["m_pre"].lower(), tense)
+            resolved = _month(_pick(_dates(month, None, when), first, lean))
+            year = resolved.rsplit(" ", 1)[1]
+            return f"{m.group(0)} ({resolved})" if style == "annotate" else f"{m.group(0)} {year}"
+        if m["th_pre"]:
+            number = int(m.group(m.re.groupindex["th_pre"] + 1))
+            resolved = day(_pick(_dates(None, number, when), when, tense, coming=True))
+            return f"{m.group(0)} ({resolved})" if style == "annotate" else f"{m['th_pre']} {resolved}"
+        if m["md_month"]:
+            name, number = m["md_month"], int(m.group(m.re.groupindex["md_month"] + 1))
+        else:
+            name, number = m["dm_month"], int(m["dm_day"])
+        resolved = day(_pick(_dates(_MONTHS.index(name) + 1, number, when), when, tense))
+        return f"{m.group(0)} ({resolved})" if style == "annotate" else resolved
 
-    return _BARE_WEEKDAY.sub(one, sentence)
+    return _BY_TENSE.sub(one, sentence)
 
 
 def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
@@ -209,8 +332,8 @@ def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
     ``annotate``: "I went there yesterday" -> "I went there yesterday (7 May 2023)".
     """
     when = said.date() if isinstance(said, datetime) else said
-    if _BARE_WEEKDAY.search(text):
-        text = "".join(_weekdays(m.group(0), when, style) for m in _SENTENCES.finditer(text)) or text
+    if _BY_TENSE.search(text):
+        text = "".join(_by_tense(m.group(0), when, style) for m in _SENTENCES.finditer(text)) or text
     if not _ANY.search(text):
         return text
     out: list[str] = []

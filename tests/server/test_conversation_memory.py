@@ -105,14 +105,40 @@ def test_questions_requests_and_one_sentence_facts_are_not_kept_as_turns(api: Ap
     assert api.texts("u") == ["User plays the cello"]
 
 
+def test_reactions_to_the_listener_are_not_kept_and_a_turn_its_facts_leave_words_of_is(api: Api) -> None:
+    # Nothing of the speaker: kept, they would take places in the block from what was told.
+    for said in (
+        "You're a gem, Omar. Goodnight.",
+        "Wow, Caroline, that looks amazing! What inspired it?",
+        "I bet!",
+    ):
+        api.turn("u", said)
+    assert _query(api, "u", "gem, goodnight, amazing, inspired, bet", types=["conversation"]) == []
+    # One telling sentence whose fact leaves out who offered the job: the turn is kept beside it.
+    said = "DANIEL. I got it!!! Fieldnote offered me the job, I start on Monday!"
+    api.turn("u", said, occurred_at="2023-06-10T09:00:00Z")
+    assert "User starts on 12 June 2023" in api.texts("u")
+    (turn,) = _query(api, "u", "Where does the user start the new job?", types=["conversation"])
+    assert turn["text"] == said
+
+
+def test_a_riddle_about_the_speaker_gives_a_dated_fact(api: Api) -> None:
+    api.turn(
+        "u",
+        "Good morning! Guess who walked to the corner bakery all by herself yesterday?",
+        occurred_at=MARCH,
+    )
+    assert api.texts("u") == ["User walked to the corner bakery all by themselves on 9 March 2026"]
+
+
 def test_a_long_turn_does_not_push_the_facts_out_of_the_block(api: Api) -> None:
     # The turn shares many words with the request (0.80); the facts it needs score ~0.4. Measured
     # against the turn, 0.6 of it would cut them all; they are measured against the best fact.
-    api.turn("u", "Hi! I'm vegan, and I moved to Oslo last spring.")
+    api.turn("u", "Hi! I'm vegan, and I moved to Oslo last spring.", occurred_at=MARCH)
     api.turn("u", "Oslo was lovely. The vegan place by the harbour, the fjord, the weekend flight home!")
     prompt = "Plan my weekend back in Oslo: a vegan dinner spot and a flight with a good seat, please."
     recalled = [m["text"] for m in api.v1("/v1/memory/recall", "u", prompt=prompt)["memories"]]
-    assert {"User is vegan", "User moved to Oslo last spring"} <= set(recalled)
+    assert {"User is vegan", "User moved to Oslo in spring 2025"} <= set(recalled)
 
 
 def test_a_replaced_fact_and_the_turn_it_came_from_rank_below_the_new_one(api: Api) -> None:
@@ -140,7 +166,7 @@ def test_a_second_fact_a_question_needs_is_not_cut(api: Api) -> None:
 
 
 def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
-    said = "Guess what. My brother Tomas and I are restoring a 1972 Volvo in his garage."
+    said = "My brother Tomas and I are restoring a 1972 Volvo in his garage. The engine came from Sweden."
     api.v1(
         "/v1/history/append",
         "u",
@@ -173,8 +199,46 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User is excited about the gig on Friday",
         ),  # unclear: as said
         ("User went there recently", "User went there recently"),
+        ("User joined a club last Tues", "User joined a club on 3 March 2026"),
+        (
+            "User moved in on Thursday and they're surrounded by boxes",
+            "User moved in on 5 March 2026 and they're surrounded by boxes",
+        ),
+        ("User's interview is this Thursday", "User's interview is on 12 March 2026"),
+        ("User booked a trip to Spain for September", "User booked a trip to Spain for September 2026"),
+        ("User moved here in January", "User moved here in January 2026"),
+        ("User visited Rome in December", "User visited Rome in December 2025"),
+        ("User closes on the house on April 1st", "User closes on the house on 1 April 2026"),
+        ("User has surgery on the 5th", "User has surgery on 5 April 2026"),
+        ("User lives on the 5th floor", "User lives on the 5th floor"),
+        ("User may go in May", "User may go in May 2026"),
+        ("User went to Spain last summer", "User went to Spain in summer 2025"),
+        ("User goes skiing next winter", "User goes skiing in winter 2026-2027"),
+        ("User was born on 7 May 1990", "User was born on 7 May 1990"),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
     assert resolve(text, datetime(2026, 3, 10, 12, 0)) == expected
     assert resolve(text, date(2026, 3, 10)) == expected
+
+
+def test_last_weekend_said_on_a_sunday_is_the_weekend_before() -> None:
+    assert (
+        resolve("User broke up last weekend", date(2023, 7, 2))
+        == "User broke up on the weekend of 24 June 2023"
+    )
+    assert (
+        resolve("User broke up last weekend", date(2023, 7, 1))
+        == "User broke up on the weekend of 24 June 2023"
+    )
+    assert (
+        resolve("User broke up last weekend", date(2023, 7, 3))
+        == "User broke up on the weekend of 1 July 2023"
+    )
+
+
+def test_a_kept_turn_is_annotated_not_rewritten() -> None:
+    said = "Fieldnote offered me the job, I start on Monday! We fly out for September."
+    assert resolve(said, date(2023, 6, 10), style="annotate") == (
+        "Fieldnote offered me the job, I start on Monday (12 June 2023)! We fly out for September (September 2023)."
+    )

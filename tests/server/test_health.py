@@ -29,13 +29,19 @@ def test_health_and_ready_answer_without_a_key_through_the_generated_client(serv
     server.app.services.search.embedder.settled(60)  # the first server of a process loads the model
     answer = ready.sync_detailed(client=client)
     assert answer.status_code == 200, answer.content
-    assert answer.parsed.to_dict() == {"status": "ready", "database": "ok", "model": "loaded"}
+    body = answer.parsed.to_dict()
+    encoder = body.pop("encoder")
+    assert body == {"status": "ready", "database": "ok", "model": "loaded"}
+    assert encoder["graph"] in ("int8-compute", "published") and encoder["summary"].startswith(
+        encoder["graph"]
+    )
 
 
 def test_a_lexical_server_is_ready_without_a_model(tmp_path: Path) -> None:
     with LocalServer(tmp_path / "ms.db", search="lexical") as server:
         answer = httpx.get(f"{server.base_url}/ready")
     assert answer.status_code == 200 and answer.json()["model"] == "not used"
+    assert "encoder" not in answer.json()
 
 
 def test_other_methods_on_health_routes_are_405(server: LocalServer) -> None:

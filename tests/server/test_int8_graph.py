@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
-import platform
 import shutil
 import threading
 from pathlib import Path
@@ -26,7 +25,7 @@ from memorysync_server.embedding import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-INT8_HERE = _int8_unsupported(__import__("onnxruntime").__version__, platform.machine()) is None
+INT8_HERE = _int8_unsupported(__import__("onnxruntime").__version__) is None
 FACTS = [
     "User is lactose intolerant",
     "User supports Arsenal",
@@ -80,11 +79,9 @@ def test_the_derivation_tool_makes_the_shipped_graph_byte_for_byte(tmp_path: Pat
     )
 
 
-@pytest.mark.skipif(not INT8_HERE, reason="this machine runs the published graph")
-def test_the_default_embedder_runs_the_int8_graph_and_ranks_as_the_published_one(
-    published: MiniLMEmbedder,
-) -> None:
-    fast = minilm()
+@pytest.mark.skipif(not INT8_HERE, reason="this onnxruntime cannot run the int8 graph")
+def test_the_int8_graph_ranks_as_the_published_one(published: MiniLMEmbedder) -> None:
+    fast = MiniLMEmbedder(encoder="int8")
     assert fast.graph == "int8-compute" and published.graph == "published"
     texts = FACTS + QUESTIONS
     a, b = fast.embed(texts), published.embed(texts)
@@ -133,7 +130,7 @@ def test_a_runtime_that_cannot_run_the_graph_falls_back_to_the_published_one(
     unrunnable.write_bytes(b"not an onnx graph")
     with caplog.at_level(logging.WARNING, logger="memorysync_server"):
         embedder = MiniLMEmbedder(
-            int8_model=unrunnable, int8_sha256=hashlib.sha256(b"not an onnx graph").hexdigest()
+            int8_model=unrunnable, int8_sha256=hashlib.sha256(b"not an onnx graph").hexdigest(), threads=1
         )
     assert embedder.graph == "published"
     assert "published MiniLM graph" in caplog.text and "upgrade onnxruntime" in caplog.text
@@ -148,7 +145,7 @@ def test_a_graph_that_disagrees_with_the_probe_is_not_used(
     wrong = tmp_path / "probe.npy"
     np.save(wrong, -np.load(PROBE_PATH))
     with caplog.at_level(logging.WARNING, logger="memorysync_server"):
-        embedder = MiniLMEmbedder(int8_probe=wrong)
+        embedder = MiniLMEmbedder(int8_probe=wrong, threads=1)
     if INT8_HERE:
         assert "disagrees with the published one" in caplog.text
     assert embedder.graph == "published"
@@ -170,9 +167,9 @@ def test_a_damaged_graph_is_refused_with_what_to_reinstall(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
-    ("version", "machine", "reason"),
-    [("1.21.1", "x86_64", "1.22 added it"), ("1.32.0", "arm64", "x86-64 only"), ("1.22.0", "AMD64", None)],
+    ("version", "reason"), [("1.21.1", "1.22 added it"), ("1.22.0", None), ("1.32.0", None)]
 )
-def test_which_machines_run_the_int8_graph(version: str, machine: str, reason: str | None) -> None:
-    found = _int8_unsupported(version, machine)
+def test_which_runtimes_can_run_the_int8_graph(version: str, reason: str | None) -> None:
+    # Whether it is faster is measured on the machine (test_encoder_choice.py), not assumed.
+    found = _int8_unsupported(version)
     assert (found is None) if reason is None else (reason in (found or ""))

@@ -29,6 +29,11 @@ from .delete_history_by_session import DeleteHistoryBySession
 from .delete_history_response import DeleteHistoryResponse
 from .delete_state_request import DeleteStateRequest
 from .delete_state_response import DeleteStateResponse
+from .encoder_choice import EncoderChoice
+from .encoder_choice_chosen_by import EncoderChoiceChosenBy
+from .encoder_choice_graph import EncoderChoiceGraph
+from .encoder_timing import EncoderTiming
+from .encoder_timing_graph import EncoderTimingGraph
 from .error_body import ErrorBody
 from .feedback_request import FeedbackRequest
 from .feedback_request_signal import FeedbackRequestSignal
@@ -120,6 +125,11 @@ __all__ = (
     "DeleteHistoryResponse",
     "DeleteStateRequest",
     "DeleteStateResponse",
+    "EncoderChoice",
+    "EncoderChoiceChosenBy",
+    "EncoderChoiceGraph",
+    "EncoderTiming",
+    "EncoderTimingGraph",
     "ErrorBody",
     "FeedbackRequest",
     "FeedbackRequestSignal",

@@ -363,11 +363,13 @@ def create_app(
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     search: str = DEFAULT_SEARCH,
+    encoder: str = "auto",
     defer_model: bool = False,
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder.
+    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder;
+    ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``).
     ``defer_model``: the model starts loading at the first request (or the first search), not now:
     processes starting side by side on the same cores (``serve --workers N``) answer sooner."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
@@ -375,7 +377,13 @@ def create_app(
     # long a quick request (a recall) waits at each of its hand-offs.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
     services = build_services(
-        db, clock=clock, extractor=extractor, embedder=embedder, search=search, defer_model=defer_model
+        db,
+        clock=clock,
+        extractor=extractor,
+        embedder=embedder,
+        search=search,
+        encoder=encoder,
+        defer_model=defer_model,
     )
     api = MemorySyncApp(load_spec(spec_path), keys, services, meter=meter, max_body_bytes=max_body_bytes)
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.

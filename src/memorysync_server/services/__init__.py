@@ -66,12 +66,14 @@ def build_services(
     extractor: Extractor | None = None,
     embedder: Embedder | None = None,
     search: str = DEFAULT_SEARCH,
+    encoder: str = "auto",
     defer_model: bool = False,
 ) -> Services:
     """The services over the database ``db`` (a SQLite file path or a ``postgresql://`` URL).
-    ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder. The model
+    ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder;
+    ``encoder`` which graph of its model runs (``auto``: measured on this machine). The model
     loads in the background, from now or (``defer_model``) from ``model_loading.start_loading``."""
-    embedder = embedder or serving_embedder(search, defer=defer_model)
+    embedder = embedder or serving_embedder(search, encoder=encoder, db=db, defer=defer_model)
     store = open_storage(db, clock=clock)
     fact_search = FactSearch(store, embedder, mode=search)
     superseder = Superseder(store, fact_search if fact_search.dense else None)

@@ -6,17 +6,21 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from ..model_loading import FAILED, LOADING, model_state
+from ..model_loading import FAILED, LOADING, encoder_choice, model_state
 
 DATABASE_TIMEOUT_S = 2.0
 _PROBE_SETTING = "readiness_probe"  # never written: reading it touches the database and nothing else
 
 
 def readiness(services: Any) -> dict[str, Any]:
-    """``{"status": "ready"|"starting"|"unavailable", "database", "model"[, "detail"]}``."""
+    """``{"status": "ready"|"starting"|"unavailable", "database", "model"[, "encoder"][, "detail"]}``:
+    ``encoder`` (once the model is loaded) says which graph runs, how it was chosen and the timings."""
     database = _database(services)
     model, model_error = model_state(services.search.embedder)
     body: dict[str, Any] = {"status": "ready", "database": database, "model": model}
+    choice = encoder_choice(services.search.embedder)
+    if choice is not None:
+        body["encoder"] = choice.as_dict()
     problems = []
     if database != "ok":
         problems.append(f"the database does not answer ({database})")

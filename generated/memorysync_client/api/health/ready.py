@@ -59,6 +59,7 @@ def sync_detailed(
     search model, for the search modes that use one, is loaded. `503` otherwise (`starting`
     while the model loads in the first seconds after start; `unavailable` when the database
     does not answer or the model could not be loaded), with `detail` saying what is missing.
+    Once the model is loaded, `encoder` says which of its graphs encodes and why.
     A load balancer sends traffic only to servers that answer `200` here. Needs no API key.
 
     Raises:
@@ -88,6 +89,7 @@ def sync(
     search model, for the search modes that use one, is loaded. `503` otherwise (`starting`
     while the model loads in the first seconds after start; `unavailable` when the database
     does not answer or the model could not be loaded), with `detail` saying what is missing.
+    Once the model is loaded, `encoder` says which of its graphs encodes and why.
     A load balancer sends traffic only to servers that answer `200` here. Needs no API key.
 
     Raises:
@@ -113,6 +115,7 @@ async def asyncio_detailed(
     search model, for the search modes that use one, is loaded. `503` otherwise (`starting`
     while the model loads in the first seconds after start; `unavailable` when the database
     does not answer or the model could not be loaded), with `detail` saying what is missing.
+    Once the model is loaded, `encoder` says which of its graphs encodes and why.
     A load balancer sends traffic only to servers that answer `200` here. Needs no API key.
 
     Raises:
@@ -140,6 +143,7 @@ async def asyncio(
     search model, for the search modes that use one, is loaded. `503` otherwise (`starting`
     while the model loads in the first seconds after start; `unavailable` when the database
     does not answer or the model could not be loaded), with `detail` saying what is missing.
+    Once the model is loaded, `encoder` says which of its graphs encodes and why.
     A load balancer sends traffic only to servers that answer `200` here. Needs no API key.
 
     Raises:
