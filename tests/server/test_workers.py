@@ -127,7 +127,13 @@ def test_each_process_reads_what_the_other_just_wrote(two: tuple[Proc, Proc]) ->
 
 def test_concurrent_idempotent_writes_through_both_processes_store_once(two: tuple[Proc, Proc]) -> None:
     a, b = two
-    turn = {"role": "user", "content": "I moved to Bergen last spring", "seq": 1, "idempotency_key": "t-1"}
+    turn = {
+        "role": "user",
+        "content": "I moved to Bergen last spring",
+        "seq": 1,
+        "idempotency_key": "t-1",
+        "occurred_at": "2026-03-10T12:00:00Z",
+    }
     append = {"tenant_id": TENANT, "user_id": "u", "session_id": "s", "turns": [turn]}
     add = {"text": "User's sister is called Ingrid", "client_ref": "ref-1"}
 
@@ -144,7 +150,7 @@ def test_concurrent_idempotent_writes_through_both_processes_store_once(two: tup
     texts = [m["text"] for m in b.http.get(f"/v1/memory/{TENANT}/u/list").json()["memories"]]
     # Each fact exactly once, though 32 requests through two processes carried each of them.
     assert sorted(texts) == [
-        "User moved to Bergen last spring",
+        "User moved to Bergen in spring 2025",
         "User plays the oboe",
         "User's sister is called Ingrid",
     ]
