@@ -4,6 +4,7 @@ asyncio misuse is printed to stderr. An adapter that leaves something open shows
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -54,6 +55,12 @@ async def end_as(memory: object, ending: str) -> None:
         assert await memory.aflush()  # type: ignore[attr-defined]
 
 
+# asyncio's debug mode reports a loop step slower than slow_callback_duration, on any loop, the
+# sync db's background loop included, before a program can raise the limit there: under load
+# that is the machine, not a leak. Every other line on stderr is one.
+_SLOW_STEP = re.compile(r"^Executing <.*> took \d+\.\d+ seconds\n?", re.MULTILINE)
+
+
 def assert_silent(done: subprocess.CompletedProcess[str]) -> None:
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert _SLOW_STEP.sub("", done.stderr) == ""
