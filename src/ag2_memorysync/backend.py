@@ -6,8 +6,9 @@ here must be awaited on the capability's loop thread and nowhere else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from memorysync_client.api.history import append_history, list_history
@@ -26,7 +27,9 @@ from memorysync_client.models import (
 )
 from memorysync_client.types import UNSET, Unset
 
-from memorysync_core import Connection, MemorySyncError, acall, ainvoke
+from memorysync_core import Connection, MemorySyncError, acall, ainvoke, turn_seed
+
+from .turns import turn_key
 
 SOURCE = "ag2"
 
@@ -54,14 +57,31 @@ class SaveResult:
 
 @dataclass(frozen=True)
 class PendingTurn:
-    """A captured turn waiting in the write queue."""
+    """A captured turn waiting in the write queue.
+
+    Its keys are derived from it when it is first sent, on the loop thread: the seed's FNV hash
+    runs in Python over every character (~10 µs for a short sentence, far more for a long reply),
+    and the capture hook, on the chat's thread, should only queue the turn."""
 
     role: str  # "user" | "assistant"
     content: str
-    idempotency_key: str  # the transcript row's key: one per turn, reused by every retry
-    dedup_key: str
+    scope: str  # the session scope, part of the extraction seed
+    dedup_key: Hashable
     seq: int
-    speaker: str | None = None  # the content-based extraction seed (openapi.yaml: Turn.speaker)
+    run: str | None = None  # the conversation run's token (ag2_memorysync.turns); None: no position
+    position: int | None = None
+
+    @cached_property
+    def speaker(self) -> str:
+        """The content-based extraction seed (openapi.yaml: Turn.speaker)."""
+        return turn_seed("human" if self.role == "user" else "ai", self.scope, self.content)
+
+    @cached_property
+    def idempotency_key(self) -> str:
+        """The transcript row's key: one per turn, reused by every retry."""
+        if self.run is None or self.position is None:
+            return self.speaker  # no position known: content alone identifies the turn
+        return turn_key(self.speaker, self.run, self.position)
 
 
 class Backend:
@@ -143,7 +163,7 @@ class Backend:
                     content=t.content,
                     seq=t.seq,
                     idempotency_key=t.idempotency_key,
-                    speaker=t.speaker if t.speaker is not None else UNSET,
+                    speaker=t.speaker,
                 )
                 for t in turns
             ],

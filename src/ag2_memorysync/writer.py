@@ -92,6 +92,7 @@ class TurnWriter:
         self._closed = False
         self._abandon = False
         self._wake: asyncio.Event | None = None
+        self._asleep = False  # the writer waits for _wake: the next enqueue must set it
         self._warned_skip = False
         self._drops = 0
         self._task = bridge.submit(self._run())
@@ -105,15 +106,21 @@ class TurnWriter:
         """Queue ``turn`` without blocking; False when it was dropped (queue full or closed)."""
         with self._lock:
             accepted = not self._closed and len(self._queue) < self._max_pending
+            wake = False
             if accepted:
                 self._queue.append(turn)
                 self._pending += 1
+                wake, self._asleep = self._asleep, False
         if not accepted:
             self._drop(turn)
             return False
-        # RuntimeError: the loop is gone (interpreter shutdown); flush() reports the backlog.
-        with contextlib.suppress(RuntimeError):
-            self._bridge.loop.call_soon_threadsafe(self._notify)
+        # Only a sleeping writer needs waking: one that lingers or sends takes this turn on its
+        # next round. A wake-up writes to the loop's self-pipe and wakes its thread, which then
+        # competes with the chat's thread for the GIL: once per burst is enough.
+        if wake:
+            # RuntimeError: the loop is gone (interpreter shutdown); flush() reports the backlog.
+            with contextlib.suppress(RuntimeError):
+                self._bridge.loop.call_soon_threadsafe(self._notify)
         return True
 
     def flush(self, timeout: float | None = 5.0) -> bool:
@@ -170,10 +177,9 @@ class TurnWriter:
                 with self._lock:
                     if self._closed:
                         return
-                self._wake.clear()
-                with self._lock:
-                    empty = not self._queue and not self._closed
-                if empty:
+                    self._wake.clear()
+                    asleep = self._asleep = not self._queue
+                if asleep:
                     await self._wake.wait()
                     if self._policy.linger and not self._closed:
                         await asyncio.sleep(self._policy.linger)

@@ -4,6 +4,7 @@ capability on the person, on one other member, or on all of them."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 
 import pytest
 from autogen import GroupChat, GroupChatManager
@@ -92,9 +93,9 @@ class RecordingRegistry(DedupRegistry):
 
     def __init__(self) -> None:
         super().__init__()
-        self.asked: list[str] = []
+        self.asked: list[Hashable] = []
 
-    def claim(self, key: str) -> bool:
+    def claim(self, key: Hashable) -> bool:
         self.asked.append(key)
         return super().claim(key)
 

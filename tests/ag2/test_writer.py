@@ -13,9 +13,7 @@ from tests.ag2.scripted import assistant, person, sequence
 
 
 def turn(i: int) -> PendingTurn:
-    return PendingTurn(
-        role="user", content=f"turn {i}", idempotency_key=f"human@ag2::s#h{i:016x}", dedup_key=f"d{i}", seq=i
-    )
+    return PendingTurn(role="user", content=f"turn {i}", scope="ag2::s", dedup_key=f"d{i}", seq=i)
 
 
 def test_retries_resend_the_same_turns_with_the_same_keys_then_succeed():
