@@ -1,7 +1,8 @@
-"""The MemorySync calls the capability makes, as coroutines that run on the background loop only.
+"""The MemorySync calls the capability makes, as coroutines that run on the background loop,
+and the recall also as a blocking call for a sync chat's own thread (:meth:`Backend.recall_now`).
 
-The generated client's async httpx client binds to the loop that first uses it, so every call
-here must be awaited on the capability's loop thread and nowhere else.
+The generated client's async httpx client binds to the loop that first uses it, so every
+coroutine here must be awaited on the capability's loop thread and nowhere else.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from memorysync_client.models import (
 )
 from memorysync_client.types import UNSET, Unset
 
-from memorysync_core import Connection, MemorySyncError, acall, ainvoke, turn_seed
+from memorysync_core import Connection, MemorySyncError, acall, ainvoke, call, turn_seed
 
 from .turns import turn_key
 
@@ -109,6 +110,18 @@ class Backend:
         tenant = await self.connection.atenant_id()
         body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
         answer = await acall(recall.asyncio_detailed, client=self.connection.client, body=body)
+        return answer.context.strip()
+
+    def recall_now(self, prompt: str, k: int, deadline: float) -> str:
+        """:meth:`recall` over the sync client on the calling thread, ending by ``deadline``
+        (``time.monotonic()``): a sync chat's thread would only wait for the loop's answer, and
+        the hop there and back costs two thread wake-ups and GIL hand-offs per recall. Needs the
+        tenant known (the warm-up learns it)."""
+        tenant = self.connection.tenants.cached
+        if tenant is None:
+            raise MemorySyncError("recall: the tenant is not known yet; recall on the loop to discover it")
+        body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
+        answer = call(recall.sync_detailed, client=self.connection.client, body=body, deadline=deadline)
         return answer.context.strip()
 
     async def query(self, prompt: str, k: int) -> list[MemoryHit]:

@@ -28,6 +28,7 @@ from memorysync_core import (
     shared_loop,
 )
 
+from .activity import RecallActivity
 from .backend import Backend, MemoryHit, PendingTurn, SaveResult
 from .dedup import DedupRegistry, default_registry
 from .options import RecallOptions, WriteOptions
@@ -84,6 +85,7 @@ class MemorySession:
         self._bridge = loop if loop is not None else shared_loop()
         self._backend = Backend(self.connection, user_id=user_id, session_scope=self.scope, metadata=metadata)
         options = self.recall_options
+        recalls = RecallActivity()
         self._recaller = Recaller(
             self._backend,
             self._bridge,
@@ -92,6 +94,7 @@ class MemorySession:
             stats=self.stats,
             breaker=CircuitBreaker(options.recall_breaker_threshold, options.recall_breaker_cooldown, clock),
             clock=clock,
+            activity=recalls,
         )
         self._writer = TurnWriter(
             self._backend.append,
@@ -101,6 +104,7 @@ class MemorySession:
             stats=self.stats,
             on_lost=self._forget,
             clock=clock,
+            recalls=recalls,
         )
         self._lock = threading.Lock()
         self._closed = False

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from memorysync_core import Backoff, CircuitBreaker, LoopThread, retryable
 
+from .activity import RecallActivity
 from .backend import PendingTurn, describe_failure
 from .stats import Stats
 
@@ -41,6 +42,9 @@ class RetryPolicy:
     # server with the recall for the very same turn (which is on the reply's hot path); it also
     # lets the turns of a quick exchange share one request.
     linger: float = 0.02
+    # Then it waits for a pause between recalls (see ag2_memorysync.activity), at most this long:
+    # a write running alongside a recall slows the recall, which the reply is waiting for.
+    yield_to_recall: float = 0.5
 
     def __post_init__(self) -> None:
         if not 0 < self.backoff_base <= self.backoff_max:
@@ -49,6 +53,8 @@ class RetryPolicy:
             raise ValueError("RetryPolicy.retry_for must be >= 0 seconds")
         if self.linger < 0:
             raise ValueError("RetryPolicy.linger must be >= 0 seconds")
+        if self.yield_to_recall < 0:
+            raise ValueError("RetryPolicy.yield_to_recall must be >= 0 seconds")
         if not 1 <= self.batch_size <= 100:
             raise ValueError("RetryPolicy.batch_size must be between 1 and 100 (the contract's limit)")
 
@@ -73,6 +79,7 @@ class TurnWriter:
         on_lost: Callable[[list[PendingTurn]], None],
         clock: Callable[[], float] = time.monotonic,
         rng: Callable[[], float] = random.random,
+        recalls: RecallActivity | None = None,
     ) -> None:
         if max_pending < 1:
             raise ValueError("max_pending must be at least 1")
@@ -84,6 +91,7 @@ class TurnWriter:
         self._on_lost = on_lost
         self._clock = clock
         self._rng = rng
+        self._recalls = recalls
         self.breaker = CircuitBreaker(policy.breaker_threshold, policy.breaker_cooldown, clock)
         self._queue: deque[PendingTurn] = deque()
         self._lock = threading.Lock()
@@ -183,6 +191,8 @@ class TurnWriter:
                     await self._wake.wait()
                     if self._policy.linger and not self._closed:
                         await asyncio.sleep(self._policy.linger)
+                    if self._recalls is not None and self._policy.yield_to_recall and not self._closed:
+                        await self._recalls.pause(self._policy.yield_to_recall)
                 continue
             try:
                 await self._deliver(batch)
