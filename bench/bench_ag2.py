@@ -43,6 +43,7 @@ if str(ROOT) not in sys.path:  # the scripted model client lives with the tests
 
 from memorysync_client.api.memory import recall  # noqa: E402
 from memorysync_client.models import RecallRequest  # noqa: E402
+from spread import aggregate  # noqa: E402
 
 from ag2_memorysync import MemorySyncCapability  # noqa: E402
 from ag2_memorysync.backend import Backend  # noqa: E402
@@ -176,31 +177,6 @@ def measure(
             _measure_once(server, f"bench-person-{run}", turns, blocks, samples) for run in range(runs)
         ]
     return aggregate(per_run)
-
-
-def aggregate(per_run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Rows of several runs (same names, same order) -> one row each: the median of the run
-    medians (or ratios), the spread between the lowest and highest run, p95 as the median of
-    the runs' p95, max as the max of all runs, n as all samples."""
-    out = []
-    for rows in zip(*per_run, strict=True):
-        first = dict(rows[0])
-        for key in ("median", "ratio"):
-            values = [r[key] for r in rows if r.get(key) is not None]
-            if values:
-                first[key] = round(statistics.median(values), 3)
-                first[f"{key}_spread"] = (round(min(values), 3), round(max(values), 3))
-        if "p95" in first:
-            first["p95"] = round(statistics.median(r["p95"] for r in rows), 3)
-        if "max" in first:
-            first["max"] = round(max(r["max"] for r in rows), 3)
-        if "n" in first:
-            first["n"] = sum(r["n"] for r in rows)
-        if "within_budget" in first:
-            first["within_budget"] = all(r["within_budget"] for r in rows)
-        first["runs"] = len(rows)
-        out.append(first)
-    return out
 
 
 def _measure_once(
