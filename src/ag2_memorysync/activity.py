@@ -21,6 +21,11 @@ from contextlib import contextmanager
 # A pause is this long without a recall in flight: a chat's next recall starts within a
 # millisecond or two of the last one ending when the model answers at once.
 GAP = 0.005
+# How often a waiting writer looks again while a recall runs. A recall may run on the chat's
+# thread, which cannot wake the loop without a syscall on the reply's path; checking a lock
+# every 20 ms costs the loop next to nothing, and a write then goes out at most 20 ms into the
+# model's turn.
+POLL = 0.02
 
 
 class RecallActivity:
@@ -50,10 +55,10 @@ class RecallActivity:
             self.end()
 
     def _wait(self) -> float:
-        """Seconds until a pause has lasted ``gap`` (at least that long while a recall runs)."""
+        """Seconds until a pause may have lasted ``gap`` (``POLL`` while a recall runs)."""
         with self._lock:
             if self._running:
-                return self.gap
+                return max(self.gap, POLL)
             return self.gap - (self._clock() - self._ended_at)
 
     async def pause(self, limit: float) -> None:
