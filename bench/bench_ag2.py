@@ -7,8 +7,10 @@ the median of the runs' medians and the spread (lowest to highest run median), s
 run on a shared machine shows as spread instead of as the figure:
 
 * per-turn time of a real two-agent chat without vs with the capability (recall + capture),
-  and a raw loopback HTTP round trip to the same recall route as the floor;
-* the capture hook's cost (ledger, dedup claim, seed hash, enqueue) in microseconds;
+  and as the floor a raw loopback HTTP round trip of the same recalls (route, person, k and the
+  turns' prompts), the three taken in alternating blocks so a drifting load slows them alike;
+* the capture hook's cost (ledger run, dedup claim, enqueue; the seed is hashed later, on the
+  loop) in microseconds;
 * the same recall through the persistent background loop, and what per-call bridges pay split
   into its parts: a new event loop per call (reusing one client), a new client per call (on the
   persistent loop), both, and a new thread + loop + client per call; ``asyncio.run`` of an
