@@ -7,11 +7,13 @@ coroutine here must be awaited on the capability's loop thread and nowhere else.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from memorysync_client.api.health import health
 from memorysync_client.api.history import append_history, list_history
 from memorysync_client.api.memory import add_memory, query_memories, recall
 from memorysync_client.api.org import list_projects
@@ -28,7 +30,7 @@ from memorysync_client.models import (
 )
 from memorysync_client.types import UNSET, Unset
 
-from memorysync_core import Connection, MemorySyncError, acall, ainvoke, call, turn_seed
+from memorysync_core import Connection, MemorySyncError, acall, ainvoke, call, invoke, turn_seed
 
 from .turns import turn_key
 
@@ -105,6 +107,11 @@ class Backend:
             await self.connection.atenant_id()
         else:  # tenant given: any cheap call opens the connection; its answer does not matter
             await ainvoke(list_projects.asyncio_detailed, client=self.connection.client)
+
+    def warm_now(self) -> None:
+        """Open the sync client's pooled connection too, on the calling thread: a sync chat's
+        recall goes out over it (:meth:`recall_now`). Any answer will do."""
+        invoke(health.sync_detailed, client=self.connection.client, deadline=time.monotonic() + 5.0)
 
     async def recall(self, prompt: str, k: int) -> str:
         tenant = await self.connection.atenant_id()

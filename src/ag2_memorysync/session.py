@@ -263,6 +263,7 @@ class MemorySession:
 
     async def aclose_at_exit(self) -> None:
         await self._backend.aclose()
+        self.connection.close()  # the sync client (warmed; a sync chat's recall uses it)
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -272,6 +273,9 @@ class MemorySession:
         try:
             async with _warm_gate():
                 await self._backend.warm()
+                # A sync chat recalls over the sync client from its own thread: open that
+                # connection too (on a worker thread, so the loop runs on).
+                await asyncio.to_thread(self._backend.warm_now)
         except Exception as exc:  # recall retries discovery within its own budget
             log.debug("MemorySync warm-up failed: %r", exc)
 
