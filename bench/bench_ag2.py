@@ -7,8 +7,10 @@ the median of the runs' medians and the spread (lowest to highest run median), s
 run on a shared machine shows as spread instead of as the figure:
 
 * per-turn time of a real two-agent chat without vs with the capability (recall + capture),
-  and a raw loopback HTTP round trip to the same recall route as the floor;
-* the capture hook's cost (ledger, dedup claim, seed hash, enqueue) in microseconds;
+  and as the floor a raw loopback HTTP round trip of the same recalls (route, person, k and the
+  turns' prompts), the three taken in alternating blocks so a drifting load slows them alike;
+* the capture hook's cost (ledger run, dedup claim, enqueue; the seed is hashed later, on the
+  loop) in microseconds;
 * the same recall through the persistent background loop, and what per-call bridges pay split
   into its parts: a new event loop per call (reusing one client), a new client per call (on the
   persistent loop), both, and a new thread + loop + client per call; ``asyncio.run`` of an
@@ -43,6 +45,7 @@ if str(ROOT) not in sys.path:  # the scripted model client lives with the tests
 
 from memorysync_client.api.memory import recall  # noqa: E402
 from memorysync_client.models import RecallRequest  # noqa: E402
+from spread import aggregate  # noqa: E402
 
 from ag2_memorysync import MemorySyncCapability  # noqa: E402
 from ag2_memorysync.backend import Backend  # noqa: E402
@@ -89,12 +92,19 @@ def _timed(fn: Callable[[], Any], n: int) -> list[float]:
     return out
 
 
+def _chat_lines(turns: int, block: int) -> list[str]:
+    return [f"Tell me one more idea for the party, number {block}.{i} please." for i in range(turns)]
+
+
 def _chat_turn_times(
-    memory: MemorySyncCapability | None, turns: int, hook_times: list[float] | None = None
+    memory: MemorySyncCapability | None,
+    turns: int,
+    hook_times: list[float] | None = None,
+    lines: list[str] | None = None,
 ) -> list[float]:
     """Seconds per person->assistant->person round in a real chat (the model is instant);
     ``hook_times`` receives the duration of the capability's reply hook on each turn."""
-    lines = [f"Tell me one more idea for the party, number {i} please." for i in range(turns)]
+    lines = lines or _chat_lines(turns, 0)
     bot, _ = assistant(
         sequence([f"Idea {i}: fruit skewers." for i in range(turns + 1)]), max_replies=turns + 5
     )
@@ -116,41 +126,64 @@ def _chat_turn_times(
     return [b - a for a, b in itertools.pairwise(stamps)]
 
 
-def measure(runs: int | None = None, turns: int = 40, samples: int = 60) -> list[dict[str, Any]]:
-    """Every measurement ``runs`` times; one aggregated row per measurement."""
+def _side_by_side(
+    server: LocalServer, memory: MemorySyncCapability, user: str, blocks: int, turns: int
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Chat turns without and with the capability, and the raw round trip of the recall each of
+    those turns makes, taken in alternating blocks so that a machine whose load drifts (a shared
+    CI box) slows all three alike; the order rotates from block to block. Returns (without, with,
+    the capability's work before each model call, raw round trips)."""
+    raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+    # The request the capability makes: same route, tenant, person, k and prompts (the person's
+    # lines), over a kept-alive connection; only the hooks, the hop to the loop and the writes
+    # are missing.
+    body = {"tenant_id": server.tenant_id, "user_id": user, "k": memory.top_k}
+    raw.post("/v1/memory/recall", json={**body, "prompt": PROMPT})
+    without: list[float] = []
+    with_cap: list[float] = []
+    hooks: list[float] = []
+    floor: list[float] = []
+
+    def floor_block(lines: list[str]) -> None:
+        for text in lines[1:]:  # one round trip per measured turn
+            start = time.perf_counter()
+            raw.post("/v1/memory/recall", json={**body, "prompt": text})
+            floor.append(time.perf_counter() - start)
+
+    def with_block(lines: list[str]) -> None:
+        with_cap.extend(_chat_turn_times(memory, turns, hooks, lines))
+        memory.flush(10)  # the next block starts with the writes of this one done
+
+    for block in range(blocks):
+        lines = _chat_lines(turns, block)
+        steps: list[Callable[[list[str]], None]] = [
+            lambda ls: without.extend(_chat_turn_times(None, turns, lines=ls)),
+            with_block,
+            floor_block,
+        ]
+        for step in steps[block % 3 :] + steps[: block % 3]:
+            step(lines)
+    raw.close()
+    return without, with_cap, hooks, floor
+
+
+def measure(
+    runs: int | None = None, turns: int = 11, blocks: int = 4, samples: int = 60
+) -> list[dict[str, Any]]:
+    """Every measurement ``runs`` times; one aggregated row per measurement. A run's chat rows
+    come from ``blocks`` chats of ``turns`` turns each way (``turns - 1`` measured per chat)."""
     runs = runs or int(os.environ.get("BENCH_RUNS", "5"))
     logging.getLogger("ag2_memorysync").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "bench.db") as server:
-        per_run = [_measure_once(server, f"bench-person-{run}", turns, samples) for run in range(runs)]
+        per_run = [
+            _measure_once(server, f"bench-person-{run}", turns, blocks, samples) for run in range(runs)
+        ]
     return aggregate(per_run)
 
 
-def aggregate(per_run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Rows of several runs (same names, same order) -> one row each: the median of the run
-    medians (or ratios), the spread between the lowest and highest run, p95 as the median of
-    the runs' p95, max as the max of all runs, n as all samples."""
-    out = []
-    for rows in zip(*per_run, strict=True):
-        first = dict(rows[0])
-        for key in ("median", "ratio"):
-            values = [r[key] for r in rows if r.get(key) is not None]
-            if values:
-                first[key] = round(statistics.median(values), 3)
-                first[f"{key}_spread"] = (round(min(values), 3), round(max(values), 3))
-        if "p95" in first:
-            first["p95"] = round(statistics.median(r["p95"] for r in rows), 3)
-        if "max" in first:
-            first["max"] = round(max(r["max"] for r in rows), 3)
-        if "n" in first:
-            first["n"] = sum(r["n"] for r in rows)
-        if "within_budget" in first:
-            first["within_budget"] = all(r["within_budget"] for r in rows)
-        first["runs"] = len(rows)
-        out.append(first)
-    return out
-
-
-def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> list[dict[str, Any]]:
+def _measure_once(
+    server: LocalServer, user: str, turns: int, blocks: int, samples: int
+) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     memory = MemorySyncCapability(
         user_id=user, session_id="bench", api_key=server.api_key, base_url=server.base_url
@@ -158,13 +191,11 @@ def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> l
     memory.save("I am allergic to peanuts.")
     memory.flush(5)
 
-    # 1. Per-turn overhead in a real chat, and the loopback floor for the same recall route.
+    # 1. Per-turn overhead in a real chat, and the loopback floor for the same recalls.
     _chat_turn_times(None, 5)  # warm AG2 and the scripted client
-    without = _summary("chat turn, no capability", _chat_turn_times(None, turns), "ms", 1e3)
-    hook_times: list[float] = []
-    with_cap = _summary(
-        "chat turn, capability on assistant", _chat_turn_times(memory, turns, hook_times), "ms", 1e3
-    )
+    without_t, with_t, hook_times, floor_t = _side_by_side(server, memory, user, blocks, turns)
+    without = _summary("chat turn, no capability", without_t, "ms", 1e3)
+    with_cap = _summary("chat turn, capability on assistant", with_t, "ms", 1e3)
     hook = _summary(
         "capability's work before each model call (hooks, recall, injection)",
         hook_times,
@@ -172,15 +203,12 @@ def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> l
         1e3,
         note="turn overhead beyond this is the background writer sharing the server and the GIL",
     )
-    memory.flush(10)
-    raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
-    body = {"tenant_id": server.tenant_id, "user_id": user, "prompt": PROMPT, "k": 5}
-    raw.post("/v1/memory/recall", json=body)
     floor = _summary(
         "raw httpx POST /v1/memory/recall (floor)",
-        _timed(lambda: raw.post("/v1/memory/recall", json=body), samples),
+        floor_t,
         "ms",
         1e3,
+        note="the turns' own prompts, in blocks alternating with the chats",
     )
     overhead = round(with_cap["median"] - without["median"], 3)
     rows += [without, with_cap, hook, floor]
@@ -194,6 +222,8 @@ def _measure_once(server: LocalServer, user: str, turns: int, samples: int) -> l
             "note": "ratio: overhead / raw loopback round trip",
         }
     )
+    raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+    body = {"tenant_id": server.tenant_id, "user_id": user, "prompt": PROMPT, "k": 5}
 
     # 2. The capture hook: dedup claim + seed hash + enqueue, on the chat's thread.
     bot, _ = assistant(sequence([]), name="capture-bench")

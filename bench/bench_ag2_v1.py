@@ -1,12 +1,14 @@
 """Benchmarks for MemorySyncMiddleware on ag2 1.x agents against a real LocalServer on loopback.
 
 ``measure()`` returns one dict per measurement (``make bench`` imports it); ``python
-bench/bench_ag2_v1.py`` prints a markdown table. Every number comes from the same run:
+bench/bench_ag2_v1.py`` prints a markdown table. The ratios are taken in ``BENCH_RUNS`` runs
+(default 5), each from blocks alternating between the three sides; a row gives the median of
+the runs and their spread:
 
 * one ``Agent.ask`` (one model call, ag2's scripted model) without vs with the middleware;
 * the middleware's hold on each model call (history read, capture, budgeted recall, prompt
   swap), measured by two marker middlewares around it, against a raw loopback HTTP round trip
-  to the same recall route;
+  of the same recall (route, person, k and prompt);
 * the hold on the model call after a tool result, which reuses the request's recall;
 * with the server taking 5 s: the hold per model call (budget plus a margin at most) and the
   longest stall of a ticker task on the caller's event loop meanwhile.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import statistics
 import sys
 import tempfile
@@ -32,6 +35,9 @@ from ag2.testing import TestConfig
 
 from ag2_memorysync import MemorySyncMiddleware
 from memorysync_server.launcher import LocalServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from spread import aggregate
 
 BUDGET_MARGIN = 0.25
 PROMPT = "What snack should I bring to the party tonight?"
@@ -78,8 +84,11 @@ def snack_tool(kind: str) -> str:
     return f"Rice crackers ({kind})."
 
 
-async def _asks(memory: MemorySyncMiddleware | None, n: int, *, with_tool: bool = False):
+async def _asks(
+    memory: MemorySyncMiddleware | None, n: int, *, with_tool: bool = False, prompts: list[str] | None = None
+):
     """``n`` one-call asks (two calls with a tool); returns (ask durations, memory's holds)."""
+    prompts = prompts or _prompts(n, 0)
     entered, reached = Mark(), Mark()
     middleware = [entered, memory, reached] if memory is not None else [entered, reached]
     bot = Agent("assistant", "You help.", middleware=middleware, tools=[snack_tool] if with_tool else [])
@@ -89,9 +98,13 @@ async def _asks(memory: MemorySyncMiddleware | None, n: int, *, with_tool: bool 
         if with_tool:
             turns.insert(0, ToolCallEvent("snack_tool", arguments=json.dumps({"kind": "nut-free"})))
         start = time.perf_counter()
-        await bot.ask(f"{PROMPT} (guest {i})", config=TestConfig(*turns))
+        await bot.ask(prompts[i], config=TestConfig(*turns))
         durations.append(time.perf_counter() - start)
     return durations, _holds(entered, reached)
+
+
+def _prompts(n: int, block: int) -> list[str]:
+    return [f"{PROMPT} (guest {block}.{i})" for i in range(n)]
 
 
 async def _slow_asks(memory: MemorySyncMiddleware, n: int) -> tuple[list[float], float]:
@@ -115,7 +128,109 @@ async def _slow_asks(memory: MemorySyncMiddleware, n: int) -> tuple[list[float],
     return holds, max(gaps)
 
 
-def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
+def _side_by_side(
+    server: LocalServer, memory: MemorySyncMiddleware, user: str, asks: int, blocks: int
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Asks without and with the middleware and the raw round trip of the recall each ask makes,
+    in alternating blocks (order rotating), so a drifting load slows all three alike. Returns
+    (without, with, holds, raw round trips)."""
+    raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
+    # The middleware's request: same route, tenant, person, k and prompts, kept-alive connection.
+    body = {"tenant_id": server.tenant_id, "user_id": user, "k": memory.top_k}
+    raw.post("/v1/memory/recall", json={**body, "prompt": PROMPT})
+    without: list[float] = []
+    with_mw: list[float] = []
+    holds: list[float] = []
+    floor: list[float] = []
+
+    def without_block(prompts: list[str]) -> None:
+        without.extend(asyncio.run(_asks(None, asks, prompts=prompts))[0])
+
+    def with_block(prompts: list[str]) -> None:
+        durations, held = asyncio.run(_asks(memory, asks, prompts=prompts))
+        with_mw.extend(durations)
+        holds.extend(held)
+        memory.flush(10)  # the next block starts with this one's writes done
+
+    def floor_block(prompts: list[str]) -> None:
+        for text in prompts:
+            start = time.perf_counter()
+            raw.post("/v1/memory/recall", json={**body, "prompt": text})
+            floor.append(time.perf_counter() - start)
+
+    for block in range(blocks):
+        prompts = _prompts(asks, block + 1)
+        steps = [without_block, with_block, floor_block]
+        for step in steps[block % 3 :] + steps[: block % 3]:
+            step(prompts)
+    raw.close()
+    return without, with_mw, holds, floor
+
+
+def _measure_once(
+    server: LocalServer, memory: MemorySyncMiddleware, asks: int, blocks: int, samples: int
+) -> list[dict[str, Any]]:
+    without, with_mw, holds, floor_samples = _side_by_side(server, memory, "bench-person", asks, blocks)
+    no_mw = _summary("Agent.ask (one model call), no middleware", without, "ms", 1e3)
+    mw = _summary("Agent.ask (one model call), MemorySyncMiddleware", with_mw, "ms", 1e3)
+    hold = _summary(
+        "middleware hold per model call (history, capture, recall, prompt)",
+        holds,
+        "ms",
+        1e3,
+        note="between two marker middlewares around it",
+    )
+    floor = _summary(
+        "raw httpx POST /v1/memory/recall (floor)",
+        floor_samples,
+        "ms",
+        1e3,
+        note="the asks' own prompts, in blocks alternating with the asks",
+    )
+    direct = []
+    for i in range(samples):
+        start = time.perf_counter()
+        memory.session.recall(f"{PROMPT} (direct {i})")
+        direct.append(time.perf_counter() - start)
+    classic = _summary(
+        "the capability's recall, blocking call from this thread",
+        direct,
+        "ms",
+        1e3,
+        note="hold minus this: history read, capture and the awaited wait",
+    )
+    overhead = round(mw["median"] - no_mw["median"], 3)
+    return [
+        no_mw,
+        mw,
+        hold,
+        classic,
+        floor,
+        {
+            "suite": "ag2-v1",
+            "name": "middleware overhead per model call (median with - without)",
+            "unit": "ms",
+            "median": overhead,
+            "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
+            "note": "ratio: overhead / raw loopback round trip; beyond the hold it is the background "
+            "writer and the in-process server's extraction sharing the GIL",
+        },
+        {
+            "suite": "ag2-v1",
+            "name": "middleware hold / raw round trip",
+            "unit": "x",
+            "ratio": round(hold["median"] / floor["median"], 2) if floor["median"] else None,
+            "note": "median ratio",
+        },
+    ]
+
+
+def measure(
+    runs: int | None = None, asks: int = 10, blocks: int = 4, samples: int = 20
+) -> list[dict[str, Any]]:
+    """The ratios ``runs`` times (``BENCH_RUNS``, default 5), one aggregated row each (median of
+    the runs with their spread); then the tool and slow-server rows once."""
+    runs = runs or int(os.environ.get("BENCH_RUNS", "5"))
     logging.getLogger("ag2_memorysync").setLevel(logging.ERROR)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "bench.db") as server:
@@ -127,65 +242,10 @@ def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
 
         asyncio.run(_asks(None, 5))  # warm ag2 and the scripted model
         asyncio.run(_asks(memory, 5))
-        without, _ = asyncio.run(_asks(None, asks))
-        with_mw, holds = asyncio.run(_asks(memory, asks))
         memory.flush(10)
-        no_mw = _summary("Agent.ask (one model call), no middleware", without, "ms", 1e3)
-        mw = _summary("Agent.ask (one model call), MemorySyncMiddleware", with_mw, "ms", 1e3)
-        hold = _summary(
-            "middleware hold per model call (history, capture, recall, prompt)",
-            holds,
-            "ms",
-            1e3,
-            note="between two marker middlewares around it",
-        )
+        rows += aggregate([_measure_once(server, memory, asks, blocks, samples) for _ in range(runs)])
 
-        raw = httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key})
-        body = {"tenant_id": server.tenant_id, "user_id": "bench-person", "prompt": PROMPT, "k": 5}
-        raw.post("/v1/memory/recall", json=body)
-        floor_samples = []
-        for _ in range(samples):
-            start = time.perf_counter()
-            raw.post("/v1/memory/recall", json=body)
-            floor_samples.append(time.perf_counter() - start)
-        raw.close()
-        floor = _summary("raw httpx POST /v1/memory/recall (floor)", floor_samples, "ms", 1e3)
-        direct = []
-        for _ in range(samples):
-            start = time.perf_counter()
-            memory.session.recall(PROMPT)
-            direct.append(time.perf_counter() - start)
-        classic = _summary(
-            "the capability's recall, blocking call from this thread",
-            direct,
-            "ms",
-            1e3,
-            note="hold minus this: history read, capture and the awaited wait",
-        )
-        overhead = round(mw["median"] - no_mw["median"], 3)
-        rows += [no_mw, mw, hold, classic, floor]
-        rows.append(
-            {
-                "suite": "ag2-v1",
-                "name": "middleware overhead per model call (median with - without)",
-                "unit": "ms",
-                "median": overhead,
-                "ratio": round(overhead / floor["median"], 2) if floor["median"] else None,
-                "note": "ratio: overhead / raw loopback round trip; beyond the hold it is the background "
-                "writer and the in-process server's extraction sharing the GIL",
-            }
-        )
-        rows.append(
-            {
-                "suite": "ag2-v1",
-                "name": "middleware hold / raw round trip",
-                "unit": "x",
-                "ratio": round(hold["median"] / floor["median"], 2) if floor["median"] else None,
-                "note": "median ratio",
-            }
-        )
-
-        _, tool_holds = asyncio.run(_asks(memory, asks // 2, with_tool=True))
+        _, tool_holds = asyncio.run(_asks(memory, 20, with_tool=True))
         memory.flush(10)
         rows.append(
             _summary(
@@ -227,20 +287,23 @@ def measure(asks: int = 40, samples: int = 60) -> list[dict[str, Any]]:
 
 def to_markdown(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| measurement | n | median | p95 | max | unit | ratio / note |",
-        "|---|---|---|---|---|---|---|",
+        "| measurement | runs | n | median | spread of run medians | p95 | max | unit | ratio / note |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         extra = []
         if r.get("ratio") is not None:
-            extra.append(f"{r['ratio']}x")
+            low, high = r.get("ratio_spread", (r["ratio"], r["ratio"]))
+            extra.append(f"{r['ratio']}x (runs {low}-{high}x)")
         if "within_budget" in r:
             extra.append("within budget" if r["within_budget"] else "OVER BUDGET")
         if r.get("note"):
             extra.append(r["note"])
+        spread = r.get("median_spread")
         lines.append(
-            f"| {r['name']} | {r.get('n', '')} | {r.get('median', '')} | {r.get('p95', '')} | "
-            f"{r.get('max', '')} | {r['unit']} | {'; '.join(extra)} |"
+            f"| {r['name']} | {r.get('runs', 1)} | {r.get('n', '')} | {r.get('median', '')} | "
+            f"{f'{spread[0]}-{spread[1]}' if spread else ''} | {r.get('p95', '')} | {r.get('max', '')} | "
+            f"{r['unit']} | {'; '.join(extra)} |"
         )
     return "\n".join(lines)
 

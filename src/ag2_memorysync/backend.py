@@ -1,15 +1,19 @@
-"""The MemorySync calls the capability makes, as coroutines that run on the background loop only.
+"""The MemorySync calls the capability makes, as coroutines that run on the background loop,
+and the recall also as a blocking call for a sync chat's own thread (:meth:`Backend.recall_now`).
 
-The generated client's async httpx client binds to the loop that first uses it, so every call
-here must be awaited on the capability's loop thread and nowhere else.
+The generated client's async httpx client binds to the loop that first uses it, so every
+coroutine here must be awaited on the capability's loop thread and nowhere else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from memorysync_client.api.health import health
 from memorysync_client.api.history import append_history, list_history
 from memorysync_client.api.memory import add_memory, query_memories, recall
 from memorysync_client.api.org import list_projects
@@ -31,7 +35,9 @@ from memorysync_client.models import (
 )
 from memorysync_client.types import UNSET, Unset
 
-from memorysync_core import Connection, MemorySyncError, acall, ainvoke
+from memorysync_core import Connection, MemorySyncError, acall, ainvoke, call, invoke, turn_seed
+
+from .turns import turn_key
 
 SOURCE = "ag2"
 
@@ -59,14 +65,31 @@ class SaveResult:
 
 @dataclass(frozen=True)
 class PendingTurn:
-    """A captured turn waiting in the write queue."""
+    """A captured turn waiting in the write queue.
+
+    Its keys are derived from it when it is first sent, on the loop thread: the seed's FNV hash
+    runs in Python over every character (~10 µs for a short sentence, far more for a long reply),
+    and the capture hook, on the chat's thread, should only queue the turn."""
 
     role: str  # "user" | "assistant"
     content: str
-    idempotency_key: str  # the transcript row's key: one per turn, reused by every retry
-    dedup_key: str
+    scope: str  # the session scope, part of the extraction seed
+    dedup_key: Hashable
     seq: int
-    speaker: str | None = None  # the content-based extraction seed (openapi.yaml: Turn.speaker)
+    run: str | None = None  # the conversation run's token (ag2_memorysync.turns); None: no position
+    position: int | None = None
+
+    @cached_property
+    def speaker(self) -> str:
+        """The content-based extraction seed (openapi.yaml: Turn.speaker)."""
+        return turn_seed("human" if self.role == "user" else "ai", self.scope, self.content)
+
+    @cached_property
+    def idempotency_key(self) -> str:
+        """The transcript row's key: one per turn, reused by every retry."""
+        if self.run is None or self.position is None:
+            return self.speaker  # no position known: content alone identifies the turn
+        return turn_key(self.speaker, self.run, self.position)
 
 
 class Backend:
@@ -90,11 +113,34 @@ class Backend:
         else:  # tenant given: any cheap call opens the connection; its answer does not matter
             await ainvoke(list_projects.asyncio_detailed, client=self.connection.client)
 
+    def warm_now(self) -> None:
+        """Open the sync client's pooled connection too, on the calling thread: a sync chat's
+        recall goes out over it (:meth:`recall_now`). Any answer will do."""
+        invoke(health.sync_detailed, client=self.connection.client, deadline=time.monotonic() + 5.0)
+
     async def recall(self, prompt: str, k: int) -> str:
         tenant = await self.connection.atenant_id()
         body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
         answer = await acall(
             recall.asyncio_detailed, client=self.connection.client, body=body, expect=RecallResponse
+        )
+        return answer.context.strip()
+
+    def recall_now(self, prompt: str, k: int, deadline: float) -> str:
+        """:meth:`recall` over the sync client on the calling thread, ending by ``deadline``
+        (``time.monotonic()``): a sync chat's thread would only wait for the loop's answer, and
+        the hop there and back costs two thread wake-ups and GIL hand-offs per recall. Needs the
+        tenant known (the warm-up learns it)."""
+        tenant = self.connection.tenants.cached
+        if tenant is None:
+            raise MemorySyncError("recall: the tenant is not known yet; recall on the loop to discover it")
+        body = RecallRequest(tenant_id=tenant, user_id=self.user_id, prompt=prompt, k=k)
+        answer = call(
+            recall.sync_detailed,
+            client=self.connection.client,
+            body=body,
+            deadline=deadline,
+            expect=RecallResponse,
         )
         return answer.context.strip()
 
@@ -156,7 +202,7 @@ class Backend:
                     content=t.content,
                     seq=t.seq,
                     idempotency_key=t.idempotency_key,
-                    speaker=t.speaker if t.speaker is not None else UNSET,
+                    speaker=t.speaker,
                 )
                 for t in turns
             ],

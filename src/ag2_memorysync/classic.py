@@ -5,13 +5,15 @@ Attach is duck-typed on ``register_hook`` / ``hook_lists`` (this package never i
 
 * ``process_message_before_send``: the agent is the speaker; capture what it says.
 * ``process_all_messages_before_reply``: capture what the agent received (the sender is found
-  by identity in ``agent.chat_messages``), start the recall on it, and hand the reply functions
-  a copy of the list to put the context in.
+  by identity in ``agent.chat_messages``), note what to recall on (in an async chat, start the
+  recall on the background loop), and hand the reply functions a copy of the list to put the
+  context in.
 
-The recall is waited for by a reply function kept at the very front of the agent's reply
-functions, so whichever function answers (``generate_oai_reply``, one registered with
-``register_reply``, a custom model client) gets the context: blocking in a sync chat, awaited
-in an async one (the caller's loop runs on meanwhile). The block goes where the provider
+The recall is made by a reply function kept at the very front of the agent's reply functions,
+so whichever function answers (``generate_oai_reply``, one registered with ``register_reply``,
+a custom model client) gets the context: in a sync chat it sends the request from the chat's
+own thread (no hop to the loop thread and back), in an async one it awaits the started recall
+(the caller's loop runs on meanwhile). The block goes where the provider
 accepts it (:mod:`ag2_memorysync.placement`) and ``messages[-1]``, which termination and tool
 handling read, stays last.
 
@@ -28,6 +30,7 @@ from typing import Any
 
 from .content import as_dict, is_tool_traffic, spoken_text, text_of
 from .placement import block_role, inject, insertion_index
+from .recall import loop_running
 from .roles import RoleOverride, role_of, sender_of, speaker_of
 from .session import MemorySession
 from .versions import INSTALL_HINT
@@ -101,7 +104,11 @@ class AgentHooks:
         ) -> tuple[bool, None]:
             pending, self.pending = self.pending, None
             if pending is not None and isinstance(messages, list):
-                self._place(pending, messages, self.session.wait_recall(pending.future, pending.started))
+                if pending.prompt is not None:  # a sync chat: the request goes out from here
+                    context = self.session.recall(pending.prompt, pending.started)
+                else:
+                    context = self.session.wait_recall(pending.future, pending.started)
+                self._place(pending, messages, context)
             return False, None
 
         async def a_memorysync_wait_for_recall(
@@ -109,9 +116,11 @@ class AgentHooks:
         ) -> tuple[bool, None]:
             pending, self.pending = self.pending, None
             if pending is not None and isinstance(messages, list):
-                self._place(
-                    pending, messages, await self.session.await_recall(pending.future, pending.started)
-                )
+                if pending.prompt is not None:
+                    context = await self.session.arecall(pending.prompt, pending.started)
+                else:
+                    context = await self.session.await_recall(pending.future, pending.started)
+                self._place(pending, messages, context)
             return False, None
 
         for wait in (memorysync_wait_for_recall, a_memorysync_wait_for_recall):
@@ -185,9 +194,15 @@ class AgentHooks:
             self.sticky[id(sender)] = context
             return self._with_context(messages, context)
         self._keep_waits_first()
-        # Start the recall now; the wait function at the front of the reply functions takes it.
         out = list(messages)
-        self.pending = _Pending(session.start_recall(text), started, id(sender))
+        if loop_running():
+            # An async chat: start the recall now on the background loop; the wait function at
+            # the front of the reply functions awaits it.
+            self.pending = _Pending(session.start_recall(text), started, id(sender))
+        else:
+            # A sync chat: the wait function sends the request from this thread itself, which
+            # saves the hop to the loop and back (two thread wake-ups per recall).
+            self.pending = _Pending(None, started, id(sender), prompt=text)
         return out
 
     def _with_context(self, messages: list[dict[str, Any]], context: str) -> list[dict[str, Any]]:
@@ -271,10 +286,17 @@ class AgentHooks:
 class _Pending:
     """A recall the reply hook started, waiting for the wait function."""
 
-    def __init__(self, future: concurrent.futures.Future[str] | None, started: float, partner: int) -> None:
+    def __init__(
+        self,
+        future: concurrent.futures.Future[str] | None,
+        started: float,
+        partner: int,
+        prompt: str | None = None,
+    ) -> None:
         self.future = future
         self.started = started
         self.partner = partner
+        self.prompt = prompt  # not started yet: the wait function recalls on it
 
 
 def _any_sender(sender: Any) -> bool:

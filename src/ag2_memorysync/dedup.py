@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 
 class DedupRegistry:
@@ -22,10 +22,10 @@ class DedupRegistry:
         self.ttl = ttl
         self.max_entries = max_entries
         self._clock = clock
-        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._seen: OrderedDict[Hashable, float] = OrderedDict()
         self._lock = threading.Lock()
 
-    def claim(self, key: str) -> bool:
+    def claim(self, key: Hashable) -> bool:
         """True when ``key`` is new (the caller handles the turn), False when it was seen."""
         now = self._clock()
         with self._lock:
@@ -37,7 +37,7 @@ class DedupRegistry:
                 self._seen.popitem(last=False)
             return True
 
-    def release(self, key: str) -> None:
+    def release(self, key: Hashable) -> None:
         """Forget ``key``, so a turn whose write was finally lost can be captured again."""
         with self._lock:
             self._seen.pop(key, None)

@@ -16,8 +16,11 @@ import logging
 import time
 from collections.abc import Callable
 
-from memorysync_core import CircuitBreaker, LoopThread
+import httpx
 
+from memorysync_core import CircuitBreaker, LoopThread, MemorySyncError
+
+from .activity import RecallActivity
 from .backend import Backend, describe_failure
 from .stats import Stats
 
@@ -45,8 +48,10 @@ class Recaller:
         stats: Stats,
         breaker: CircuitBreaker,
         clock: Callable[[], float] = time.monotonic,
+        activity: RecallActivity | None = None,
     ) -> None:
         self._backend = backend
+        self._activity = activity if activity is not None else RecallActivity()
         self._bridge = bridge
         self._top_k = top_k
         self._budget = budget
@@ -60,12 +65,21 @@ class Recaller:
 
     def start(self, prompt: str) -> concurrent.futures.Future[str] | None:
         """Start recalling on ``prompt`` without waiting; None when the circuit is open."""
-        if not self._breaker.allow():
-            # The opening was logged once; a skipped turn is not worth a warning each time.
-            self._stats.add("recall_failed")
-            log.debug("MemorySync recall skipped: circuit open after repeated failures")
+        if not self._allowed():
             return None
-        return self._bridge.submit(self._backend.recall(prompt, self._top_k))
+        return self._bridge.submit(self._recall(prompt))
+
+    def _allowed(self) -> bool:
+        if self._breaker.allow():
+            return True
+        # The opening was logged once; a skipped turn is not worth a warning each time.
+        self._stats.add("recall_failed")
+        log.debug("MemorySync recall skipped: circuit open after repeated failures")
+        return False
+
+    async def _recall(self, prompt: str) -> str:
+        with self._activity.recalling():  # writes wait for it (ag2_memorysync.activity)
+            return await self._backend.recall(prompt, self._top_k)
 
     def remaining(self, started: float | None) -> float:
         return self._budget - (self._clock() - started if started is not None else 0.0)
@@ -98,11 +112,25 @@ class Recaller:
 
     def recall(self, prompt: str, started: float | None = None) -> str:
         """The context block for ``prompt``, waited for on this thread; ``""`` when there is none
-        or no time for it."""
-        if self.remaining(started) <= 0:
+        or no time for it. With no event loop running on this thread (a sync chat) and the
+        tenant known, the request goes out from this thread itself."""
+        left = self.remaining(started)
+        if left <= 0:
             self._stats.add("recall_failed")
             return ""
-        return self.wait(self.start(prompt), started)
+        if loop_running() or self._backend.connection.tenants.cached is None:
+            return self.wait(self.start(prompt), started)
+        if not self._allowed():
+            return ""
+        try:
+            with self._activity.recalling():
+                context = self._backend.recall_now(prompt, self._top_k, time.monotonic() + left)
+        except MemorySyncError as exc:
+            timed_out = isinstance(exc.__cause__, httpx.TimeoutException)
+            return self._failed(TimeoutError("no answer within the budget") if timed_out else exc)
+        except Exception as exc:
+            return self._failed(exc)
+        return self._answered(context)
 
     def _answered(self, context: str) -> str:
         self._breaker.success()
@@ -118,3 +146,13 @@ class Recaller:
             "; pausing recall while the server recovers" if opened else "",
         )
         return ""
+
+
+def loop_running() -> bool:
+    """Whether an event loop runs on this thread: then a blocking request would stall it, and
+    the recall runs on the background loop instead (its wait is then the caller's business)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -26,9 +26,9 @@ from memorysync_core import (
     fnv1a64,
     prepare_text,
     shared_loop,
-    turn_seed,
 )
 
+from .activity import RecallActivity
 from .backend import Backend, MemoryHit, PendingTurn, SaveResult
 from .dedup import DedupRegistry, default_registry
 from .options import RecallOptions, WriteOptions
@@ -79,10 +79,13 @@ class MemorySession:
         self.stats = Stats()
         self._dedup = dedup if dedup is not None else default_registry()
         self._ledger: TurnLedger = default_ledger()
-        self._dedup_scope = f"{settings.base_url}|{settings.project_id or ''}|{user_id}|"
+        # One person's conversation in this session: the same for every capability and
+        # middleware on it, so their sightings of one message are one turn.
+        self._conversation = f"{settings.base_url}|{settings.project_id or ''}|{user_id}|{self.scope}"
         self._bridge = loop if loop is not None else shared_loop()
         self._backend = Backend(self.connection, user_id=user_id, session_scope=self.scope, metadata=metadata)
         options = self.recall_options
+        recalls = RecallActivity()
         self._recaller = Recaller(
             self._backend,
             self._bridge,
@@ -91,6 +94,7 @@ class MemorySession:
             stats=self.stats,
             breaker=CircuitBreaker(options.recall_breaker_threshold, options.recall_breaker_cooldown, clock),
             clock=clock,
+            activity=recalls,
         )
         self._writer = TurnWriter(
             self._backend.append,
@@ -100,6 +104,7 @@ class MemorySession:
             stats=self.stats,
             on_lost=self._forget,
             clock=clock,
+            recalls=recalls,
         )
         self._lock = threading.Lock()
         self._closed = False
@@ -156,14 +161,17 @@ class MemorySession:
     ) -> None:
         """Queue one utterance (``text`` already prepared) unless this sighting of it was handled
         already. ``position`` is the message's place in the person's conversation, seen by
-        ``observer`` (default: this session); see :mod:`ag2_memorysync.turns`."""
-        seed = turn_seed(role, self.scope, text)
+        ``observer`` (default: this session); see :mod:`ag2_memorysync.turns`.
+
+        This runs on the chat's thread, so it only claims and queues: the dedup key names the
+        turn by ``hash(text)`` (computed in C, and the registry does not keep the text), and the
+        contract's seed and key are hashed when the writer sends the turn."""
         if position is None:
-            key = seed  # no position known: content alone identifies the turn
+            run = None  # no position known: content alone identifies the turn
         else:
             who = observer if observer is not None else id(self)
-            key = self._ledger.sight(self._dedup_scope + self.scope, position, seed, who)
-        dedup_key = self._dedup_scope + key
+            run = self._ledger.run(self._conversation, position, who)
+        dedup_key = (self._conversation, role, hash(text), run, position)
         if not self._dedup.claim(dedup_key):
             self.stats.add("deduplicated")
             return
@@ -171,10 +179,11 @@ class MemorySession:
             PendingTurn(
                 role="user" if role == "human" else "assistant",
                 content=text,
-                idempotency_key=key,
-                speaker=seed,
+                scope=self.scope,
                 dedup_key=dedup_key,
                 seq=next_seq(),
+                run=run,
+                position=position,
             )
         )
 
@@ -254,6 +263,7 @@ class MemorySession:
 
     async def aclose_at_exit(self) -> None:
         await self._backend.aclose()
+        self.connection.close()  # the sync client (warmed; a sync chat's recall uses it)
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -263,6 +273,9 @@ class MemorySession:
         try:
             async with _warm_gate():
                 await self._backend.warm()
+                # A sync chat recalls over the sync client from its own thread: open that
+                # connection too (on a worker thread, so the loop runs on).
+                await asyncio.to_thread(self._backend.warm_now)
         except Exception as exc:  # recall retries discovery within its own budget
             log.debug("MemorySync warm-up failed: %r", exc)
 

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 @dataclass
 class _Run:
     token: str
-    keys: dict[tuple[int, str], str] = field(default_factory=dict)  # (position, seed) -> key
     reached: dict[Hashable, int] = field(default_factory=dict)  # observer -> highest position reported
 
 
@@ -64,15 +63,25 @@ class TurnLedger:
     def sight(self, conversation: Hashable, position: int, seed: str, observer: Hashable) -> str:
         """The idempotency key for the message ``seed`` at ``position`` of ``conversation``, as
         seen by ``observer``. Every sighting of one message in one run returns the same key."""
+        return turn_key(seed, self.run(conversation, position, observer), position)
+
+    def run(self, conversation: Hashable, position: int, observer: Hashable) -> str:
+        """The token of the run of ``conversation`` that ``observer``'s sighting at ``position``
+        belongs to (starting a new run when its position went back). The key is
+        ``turn_key(seed, token, position)``: the capture hook takes only the token, and the
+        seed's hash is computed later, off the chat's thread."""
         with self._lock:
             run = self._runs.get(conversation)
-            if run is None or position < run.reached.get(observer, -1):
+            reached = run.reached.get(observer, -1) if run is not None else -1
+            if run is None or position < reached:
                 run = self._runs[conversation] = _Run(self._new_token())
+                reached = -1
             self._runs.move_to_end(conversation)
             while len(self._runs) > self._max:
                 self._runs.popitem(last=False)
-            run.reached[observer] = max(position, run.reached.get(observer, -1))
-            return run.keys.setdefault((position, seed), turn_key(seed, run.token, position))
+            if position > reached:
+                run.reached[observer] = position
+            return run.token
 
 
 _default = TurnLedger()

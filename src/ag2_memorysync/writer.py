@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from memorysync_core import Backoff, CircuitBreaker, LoopThread, retryable
 
+from .activity import RecallActivity
 from .backend import PendingTurn, describe_failure
 from .stats import Stats
 
@@ -41,6 +42,9 @@ class RetryPolicy:
     # server with the recall for the very same turn (which is on the reply's hot path); it also
     # lets the turns of a quick exchange share one request.
     linger: float = 0.02
+    # Then it waits for a pause between recalls (see ag2_memorysync.activity), at most this long:
+    # a write running alongside a recall slows the recall, which the reply is waiting for.
+    yield_to_recall: float = 0.5
 
     def __post_init__(self) -> None:
         if not 0 < self.backoff_base <= self.backoff_max:
@@ -49,6 +53,8 @@ class RetryPolicy:
             raise ValueError("RetryPolicy.retry_for must be >= 0 seconds")
         if self.linger < 0:
             raise ValueError("RetryPolicy.linger must be >= 0 seconds")
+        if self.yield_to_recall < 0:
+            raise ValueError("RetryPolicy.yield_to_recall must be >= 0 seconds")
         if not 1 <= self.batch_size <= 100:
             raise ValueError("RetryPolicy.batch_size must be between 1 and 100 (the contract's limit)")
 
@@ -73,6 +79,7 @@ class TurnWriter:
         on_lost: Callable[[list[PendingTurn]], None],
         clock: Callable[[], float] = time.monotonic,
         rng: Callable[[], float] = random.random,
+        recalls: RecallActivity | None = None,
     ) -> None:
         if max_pending < 1:
             raise ValueError("max_pending must be at least 1")
@@ -84,6 +91,7 @@ class TurnWriter:
         self._on_lost = on_lost
         self._clock = clock
         self._rng = rng
+        self._recalls = recalls
         self.breaker = CircuitBreaker(policy.breaker_threshold, policy.breaker_cooldown, clock)
         self._queue: deque[PendingTurn] = deque()
         self._lock = threading.Lock()
@@ -92,6 +100,7 @@ class TurnWriter:
         self._closed = False
         self._abandon = False
         self._wake: asyncio.Event | None = None
+        self._asleep = False  # the writer waits for _wake: the next enqueue must set it
         self._warned_skip = False
         self._drops = 0
         self._task = bridge.submit(self._run())
@@ -105,15 +114,21 @@ class TurnWriter:
         """Queue ``turn`` without blocking; False when it was dropped (queue full or closed)."""
         with self._lock:
             accepted = not self._closed and len(self._queue) < self._max_pending
+            wake = False
             if accepted:
                 self._queue.append(turn)
                 self._pending += 1
+                wake, self._asleep = self._asleep, False
         if not accepted:
             self._drop(turn)
             return False
-        # RuntimeError: the loop is gone (interpreter shutdown); flush() reports the backlog.
-        with contextlib.suppress(RuntimeError):
-            self._bridge.loop.call_soon_threadsafe(self._notify)
+        # Only a sleeping writer needs waking: one that lingers or sends takes this turn on its
+        # next round. A wake-up writes to the loop's self-pipe and wakes its thread, which then
+        # competes with the chat's thread for the GIL: once per burst is enough.
+        if wake:
+            # RuntimeError: the loop is gone (interpreter shutdown); flush() reports the backlog.
+            with contextlib.suppress(RuntimeError):
+                self._bridge.loop.call_soon_threadsafe(self._notify)
         return True
 
     def flush(self, timeout: float | None = 5.0) -> bool:
@@ -170,13 +185,14 @@ class TurnWriter:
                 with self._lock:
                     if self._closed:
                         return
-                self._wake.clear()
-                with self._lock:
-                    empty = not self._queue and not self._closed
-                if empty:
+                    self._wake.clear()
+                    asleep = self._asleep = not self._queue
+                if asleep:
                     await self._wake.wait()
                     if self._policy.linger and not self._closed:
                         await asyncio.sleep(self._policy.linger)
+                    if self._recalls is not None and self._policy.yield_to_recall and not self._closed:
+                        await self._recalls.pause(self._policy.yield_to_recall)
                 continue
             try:
                 await self._deliver(batch)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import ssl
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from importlib import metadata
 from typing import Any, TypeVar, overload
@@ -105,13 +106,17 @@ def build_client(
     return client
 
 
-def invoke(fn: Callable[..., Response[T]], /, **kwargs: Any) -> Response[T]:
-    """Run a generated ``*.sync_detailed`` operation; transport and parse failures raise."""
+def invoke(fn: Callable[..., Response[T]], /, *, deadline: float | None = None, **kwargs: Any) -> Response[T]:
+    """Run a generated ``*.sync_detailed`` operation; transport and parse failures raise.
+
+    ``deadline`` (a ``time.monotonic()`` value): the exchange ends by then, or raises a timeout."""
     op = operation(fn)
     client = kwargs.pop("client")
     request = op.request(**kwargs)  # our arguments: a mistake here is ours, raised as is
     try:
         httpx_client = client.get_httpx_client()
+        if deadline is not None:
+            request.update(until(deadline))
         response = httpx_client.request(**request)
     except httpx.HTTPError as exc:
         raise MemorySyncError.from_transport(exc, op.name, str(httpx_client.base_url)) from exc
@@ -132,25 +137,54 @@ async def ainvoke(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -
 
 
 @overload
-def call(fn: Callable[..., Response[Any]], /, *, expect: type[M1], **kwargs: Any) -> M1: ...
+def call(
+    fn: Callable[..., Response[Any]], /, *, expect: type[M1], deadline: float | None = None, **kwargs: Any
+) -> M1: ...
 @overload
 def call(
-    fn: Callable[..., Response[Any]], /, *, expect: tuple[type[M1], type[M2], type[M3]], **kwargs: Any
+    fn: Callable[..., Response[Any]],
+    /,
+    *,
+    expect: tuple[type[M1], type[M2], type[M3]],
+    deadline: float | None = None,
+    **kwargs: Any,
 ) -> M1 | M2 | M3: ...
 @overload
-def call(fn: Callable[..., Response[T]], /, **kwargs: Any) -> T: ...
+def call(fn: Callable[..., Response[T]], /, *, deadline: float | None = None, **kwargs: Any) -> T: ...
 def call(
     fn: Callable[..., Response[Any]],
     /,
     *,
     expect: type[Any] | tuple[type[Any], ...] | None = None,
+    deadline: float | None = None,
     **kwargs: Any,
 ) -> Any:
     """Run a generated ``*.sync_detailed`` operation; return the parsed 2xx body or raise.
 
     ``expect`` (the operation's 2xx model, or a tuple of them) checks the body and types the
-    result as that model; without it the result is typed as the operation's whole answer union."""
-    return _unwrap(invoke(fn, **kwargs), operation(fn).name, expect)
+    result as that model; without it the result is typed as the operation's whole answer union.
+    ``deadline`` (``time.monotonic()``) ends the whole exchange by then (see :func:`until`)."""
+    return _unwrap(invoke(fn, deadline=deadline, **kwargs), operation(fn).name, expect)
+
+
+def until(deadline: float) -> dict[str, Any]:
+    """``httpx`` request arguments that end the exchange by ``deadline`` (``time.monotonic()``).
+
+    httpx times each phase (pool, connect, write, read) separately, so a plain timeout of the
+    time left could let a slow connect and a slow answer add up. The read timeout is therefore
+    set again to what is left when the answer starts to be read (httpcore reads it from the
+    request's ``timeout`` extension just after its ``trace`` event for that step)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise httpx.ReadTimeout("no time left before the deadline")
+
+    def trace(event: str, info: dict[str, Any]) -> None:
+        if event.endswith(("receive_response_headers.started", "receive_response_body.started")):
+            timeouts = getattr(info.get("request"), "extensions", {}).get("timeout")
+            if isinstance(timeouts, dict):
+                timeouts["read"] = max(deadline - time.monotonic(), 0.001)
+
+    return {"timeout": httpx.Timeout(left), "extensions": {"trace": trace}}
 
 
 @overload

@@ -7,6 +7,8 @@ the hash must match the other clients bit for bit: FNV-1a 64 over UTF-16 code un
 
 from __future__ import annotations
 
+import sys
+from array import array
 from typing import Literal
 
 MAX_TEXT_CHARS = 16_000
@@ -14,17 +16,21 @@ MAX_TEXT_CHARS = 16_000
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
 _MASK = 0xFFFFFFFFFFFFFFFF
+_UTF16_NATIVE = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # array("H")'s order
 
 SeedRole = Literal["human", "ai"]
 
 
 def fnv1a64(s: str) -> str:
     """FNV-1a 64-bit over the UTF-16 code units of ``s``, as 16 lowercase hex digits."""
-    data = s.encode("utf-16-le", "surrogatepass")
+    # One code unit per step: an ASCII string's bytes are its code units; anything else is read
+    # as 16-bit units in native order (a third of the time of combining byte pairs in Python).
+    units: bytes | array[int] = (
+        s.encode("ascii") if s.isascii() else array("H", s.encode(_UTF16_NATIVE, "surrogatepass"))
+    )
     h = _FNV_OFFSET
-    for i in range(0, len(data), 2):
-        h ^= data[i] | (data[i + 1] << 8)
-        h = (h * _FNV_PRIME) & _MASK
+    for unit in units:
+        h = ((h ^ unit) * _FNV_PRIME) & _MASK
     return f"{h:016x}"
 
 

@@ -4,6 +4,7 @@ capability on the person, on one other member, or on all of them."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 
 import pytest
 
@@ -95,9 +96,9 @@ class RecordingRegistry(DedupRegistry):
 
     def __init__(self) -> None:
         super().__init__()
-        self.asked: list[str] = []
+        self.asked: list[Hashable] = []
 
-    def claim(self, key: str) -> bool:
+    def claim(self, key: Hashable) -> bool:
         self.asked.append(key)
         return super().claim(key)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from ag2_memorysync import RetryPolicy
+from ag2_memorysync.activity import RecallActivity
 from ag2_memorysync.backend import PendingTurn
 from ag2_memorysync.stats import Stats
 from ag2_memorysync.writer import TurnWriter
@@ -13,9 +14,7 @@ from tests.ag2.scripted import assistant, person, sequence
 
 
 def turn(i: int) -> PendingTurn:
-    return PendingTurn(
-        role="user", content=f"turn {i}", idempotency_key=f"human@ag2::s#h{i:016x}", dedup_key=f"d{i}", seq=i
-    )
+    return PendingTurn(role="user", content=f"turn {i}", scope="ag2::s", dedup_key=f"d{i}", seq=i)
 
 
 def test_retries_resend_the_same_turns_with_the_same_keys_then_succeed():
@@ -88,3 +87,80 @@ def test_the_circuit_breaker_stops_hammering_a_failing_server(make_memory, serve
     assert memory.stats()["failed"] == 2, "counted, never silently lost"
     assert 4 <= server.faults.hits <= 5, "close made one last attempt per batch, without waiting"
     server.faults.clear()
+
+
+def _recall_driver(loop: LoopThread, activity: RecallActivity, recalling: list[bool]):
+    async def begin() -> None:
+        activity.begin()
+        recalling[0] = True
+
+    async def end() -> None:
+        recalling[0] = False
+        activity.end()
+
+    return lambda: loop.run(begin(), 1), lambda: loop.run(end(), 1)
+
+
+def test_a_write_waits_for_the_recall_in_flight_and_goes_out_when_it_ends():
+    """A write sent alongside a recall slows the recall the reply waits for: it waits its turn."""
+    recalling = [False]
+    sent_during_recall: list[bool] = []
+
+    async def send(batch: list[PendingTurn]) -> str:
+        sent_during_recall.append(recalling[0])
+        return "ok"
+
+    activity = RecallActivity()
+    loop = LoopThread("writer-test")
+    try:
+        writer = TurnWriter(
+            send,
+            loop,
+            max_pending=10,
+            policy=RetryPolicy(linger=0, yield_to_recall=30),
+            stats=Stats(),
+            on_lost=lambda lost: None,
+            recalls=activity,
+        )
+        begin, end = _recall_driver(loop, activity, recalling)
+        begin()
+        assert writer.enqueue(turn(1))
+        assert not writer.flush(0.5), "held while the recall is in flight"
+        assert sent_during_recall == []
+        end()
+        assert writer.flush(5), "sent in the pause after the recall"
+        assert sent_during_recall == [False]
+        assert writer.close(1)
+    finally:
+        loop.stop()
+
+
+def test_recalls_without_a_pause_hold_a_write_no_longer_than_yield_to_recall():
+    recalling = [False]
+    sent_during_recall: list[bool] = []
+
+    async def send(batch: list[PendingTurn]) -> str:
+        sent_during_recall.append(recalling[0])
+        return "ok"
+
+    activity = RecallActivity()
+    loop = LoopThread("writer-test")
+    try:
+        writer = TurnWriter(
+            send,
+            loop,
+            max_pending=10,
+            policy=RetryPolicy(linger=0, yield_to_recall=0.2),
+            stats=Stats(),
+            on_lost=lambda lost: None,
+            recalls=activity,
+        )
+        begin, end = _recall_driver(loop, activity, recalling)
+        begin()
+        assert writer.enqueue(turn(1))
+        assert writer.flush(5), "a recall that never ends does not hold writes for longer than the bound"
+        assert sent_during_recall == [True]
+        end()
+        assert writer.close(1)
+    finally:
+        loop.stop()
