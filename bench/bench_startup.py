@@ -82,7 +82,11 @@ def measure(runs: int = 3, *, postgres: bool = True) -> list[dict[str, Any]]:
         cases.append(("SQLite, existing database (restart)", [fresh[0]] * runs, 1))
         pg = None
         if postgres:
-            from memorysync_server.storage.pg_throwaway import ThrowawayPostgres
+            # The throwaway PostgreSQL is test tooling, kept with the tests.
+            root = str(Path(__file__).resolve().parents[1])
+            if root not in sys.path:
+                sys.path.insert(0, root)
+            from tests.support.pg_throwaway import ThrowawayPostgres
 
             pg = ThrowawayPostgres().start()
             urls = [pg.create_database(f"startup_{i}") for i in range(runs)]

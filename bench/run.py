@@ -146,11 +146,11 @@ class Report:
         return "\n\n".join(parts) + "\n"
 
 
-def _server(report: Report, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
+def _server(report: Report, sizes: tuple[int, ...], runs: int | None = None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
 
     def run() -> str:
-        rows.extend(bench_server.measure(sizes))
+        rows.extend(bench_server.measure(sizes, runs=runs))
         return f"{bench_server.markdown(rows)}\n\n{bench_server.floor_markdown(rows)}"
 
     report.section("Local server: search speed", run)
@@ -163,7 +163,8 @@ def main() -> int:
     quick = "--quick" in args
     sizes = tuple(int(a) for a in args if a != "--quick") or ((1_000,) if quick else (1_000, 10_000, 100_000))
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    runs = int(os.environ.get("BENCH_RUNS", "3" if quick else "5"))
+    # Quick: two runs, so each row still shows a spread (an AG2 run takes ~25 s on 2 busy cores).
+    runs = int(os.environ.get("BENCH_RUNS", "2" if quick else "5"))
     header = (
         f"Measured {stamp} on {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback; "
@@ -175,7 +176,7 @@ def main() -> int:
     report.section("AG2 capability", lambda: bench_ag2.to_markdown(bench_ag2.measure(runs)))
     report.section("ag2 1.x middleware", lambda: bench_ag2_v1.to_markdown(bench_ag2_v1.measure()))
     if quick:
-        _server(report, sizes)
+        _server(report, sizes, runs)
         print(f"\n## Bench wall time\n\n{report.timings()}\n\n({QUICK_LEAVES_OUT})")
         OUT.mkdir(exist_ok=True)
         (OUT / "quick.md").write_text(report.markdown(header) + f"\n{QUICK_LEAVES_OUT}\n")
