@@ -7,7 +7,7 @@ one markdown report with each section's wall time, and writes it with a PNG char
 latency against memories to bench/out/, and as the documentation's figures page (docs/figures.md).
 
     python bench/run.py [SIZE ...]     # the whole bench (default sizes 1,000 10,000 100,000)
-    python bench/run.py --quick        # hooks, server at 1,000 with the floor; writes bench/out/quick.md
+    python bench/run.py --quick [SIZE ...]  # hooks, server at 1,000 (or SIZE) with its floor; bench/out/quick.md
 
 The synthetic corpus is embedded once and its vectors cached in bench/out/corpus/ (keyed by the
 texts, the model and its graph), so only the first run on a machine pays for embedding it.
