@@ -9,7 +9,7 @@ GEN_ARGS = --path openapi.yaml --config openapi-python-client.yaml --meta none -
 
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install gen check-gen lint typecheck docs test test-ui screenshot serve demo fuzz soak bench eval matrix matrix-ci clean
+.PHONY: install gen check-gen lint typecheck docs test test-ui screenshot serve demo fuzz soak bench bench-quick eval matrix matrix-ci clean
 
 install: $(STAMP)
 
@@ -80,8 +80,15 @@ fuzz: $(STAMP)
 soak: $(STAMP)
 	SOAK_SECONDS=$${SOAK_SECONDS:-75} $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/soak
 
+# Every figure of docs/figures.md, each section timed (~10 min on 2 cores once bench/out/corpus/
+# holds the corpus's vectors; the first run on a machine also embeds them).
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The rows a change usually touches, in under two minutes: the AG2 hooks, and the server at 1,000
+# memories with its recall floor. Writes bench/out/quick.md, not docs/figures.md.
+bench-quick: $(STAMP)
+	$(BIN)/python bench/run.py --quick
 
 # Recall quality of every search mode side by side (eval/data), plus extraction quality.
 eval: $(STAMP)

@@ -2,7 +2,7 @@
 
 ``measure()`` returns (engine rows, process rows); ``markdown()`` renders them (``make bench``
 imports both). Engine rows: recall p50/p95 over loopback HTTP for one user holding ``size``
-memories (seeded in bulk through the storage), and sequential add_turn/s. Process rows: requests
+memories (the server bench's corpus and cached vectors, seeded in bulk through the storage), and sequential add_turn/s. Process rows: requests
 per second from 8 concurrent clients (half add_turn, half recall, 8 users) against
 ``memorysync-server serve --workers N`` on one PostgreSQL database. PostgreSQL is a throwaway
 server from the machine's binaries (fsync off, like a tmpfs: it measures the server, not the disk).
@@ -30,8 +30,10 @@ if str(ROOT) not in sys.path:  # the throwaway PostgreSQL is test tooling, kept 
     sys.path.insert(0, str(ROOT))
 
 from memorysync_server import LocalServer  # noqa: E402
-from memorysync_server.storage import NewFact  # noqa: E402
 from tests.support.pg_throwaway import ThrowawayPostgres  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_server  # noqa: E402
 
 KEY, TENANT, USER = "ms_bench_engines00000000", "t_bench", "bench-user"
 RECALLS = 200
@@ -48,29 +50,22 @@ def _pct(samples: list[float]) -> tuple[float, float]:
     )
 
 
-def _seed(server: LocalServer, size: int, rng: random.Random) -> None:
-    letters = "abcdefghijklmnoprstuvwy"
-    words = ["".join(rng.choice(letters) for _ in range(rng.randint(4, 9))) for _ in range(4000)]
-    services = server.app.services
-    for start in range(0, size, 5000):
-        texts = []
-        for i in range(start, min(size, start + 5000)):
-            a, b, c = rng.sample(words, 3)
-            texts.append(
-                f"User likes {a} {b} and mentioned {c} while talking about {TOPICS[i % len(TOPICS)]}"
-            )
-        vectors = services.pipeline.embed(texts)
-        services.store.facts.add(
-            TENANT, USER, [NewFact(t, "bench", {}, v) for t, v in zip(texts, vectors, strict=True)]
-        )
+def _seed(server: LocalServer, size: int) -> list[str]:
+    """The server bench's corpus (its kept turns included) with its cached vectors, stored
+    through the storage layer: no engine embeds the corpus again. Returns its texts."""
+    texts = bench_server.corpus(size)
+    vectors = bench_server.VectorCache(server.app.services.pipeline.embedder).vectors(texts)
+    bench_server.seed(server.app.services.store, TENANT, USER, texts, vectors)
+    return texts
 
 
 def _engine_row(engine: str, db: str | Path, size: int) -> dict[str, Any]:
     rng = random.Random(size)
     with LocalServer(db, keys={KEY: TENANT}) as server:
         started = time.perf_counter()
-        _seed(server, size, rng)
+        texts = _seed(server, size)
         seeded = time.perf_counter() - started
+        prompts = bench_server._prompts(rng, texts, RECALLS)
         with httpx.Client(base_url=server.base_url, headers={"X-API-Key": KEY}, timeout=60) as http:
             body = {"tenant_id": TENANT, "user_id": USER}
             for topic in TOPICS:  # warm: the user's vectors are loaded once
@@ -78,8 +73,7 @@ def _engine_row(engine: str, db: str | Path, size: int) -> dict[str, Any]:
                     "/v1/memory/recall", json={**body, "prompt": f"what about {topic}?"}
                 ).raise_for_status()
             samples = []
-            for i in range(RECALLS):
-                prompt = f"tell me about {TOPICS[i % len(TOPICS)]} again"
+            for prompt in prompts:
                 t = time.perf_counter()
                 http.post("/v1/memory/recall", json={**body, "prompt": prompt}).raise_for_status()
                 samples.append((time.perf_counter() - t) * 1000)

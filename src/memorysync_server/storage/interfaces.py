@@ -326,10 +326,19 @@ class LexicalIndex(Protocol):
         ...
 
     def match(
-        self, tenant: str, user_id: str, terms: Sequence[str], limit: int, *, prefix: bool = False
+        self,
+        tenant: str,
+        user_id: str,
+        terms: Sequence[str],
+        limit: int,
+        *,
+        prefix: bool = False,
+        user_facts: int | None = None,
     ) -> list[tuple[int, float]]:
         """(fact id, relevance) of the user's facts holding any term, best first; relevance > 0.
-        With ``prefix``, a term ending in ``*`` matches every word it begins."""
+        With ``prefix``, a term ending in ``*`` matches every word it begins. ``user_facts``
+        (how many facts the user holds, when the caller knows) lets an engine choose its plan;
+        it never changes the answer."""
         ...
 
 

@@ -768,8 +768,16 @@ class PostgresLexical:
         return {r["term"]: int(r["docs"]) for r in rows}
 
     def match(
-        self, tenant: str, user_id: str, terms: Sequence[str], limit: int, *, prefix: bool = False
+        self,
+        tenant: str,
+        user_id: str,
+        terms: Sequence[str],
+        limit: int,
+        *,
+        prefix: bool = False,
+        user_facts: int | None = None,
     ) -> list[tuple[int, float]]:
+        # The postings are indexed by (tenant, user, term): one plan whatever ``user_facts`` is.
         # Each query term is an exact word, or (with prefix) "cheer*": every word it begins.
         wanted = [(t[:-1], True) if prefix and t.endswith("*") else (t, False) for t in dict.fromkeys(terms)]
         wanted = [(w, is_prefix) for w, is_prefix in wanted if w]
