@@ -36,6 +36,7 @@ from memorysync_server.encoder_choice import (
     time_candidates,
 )
 from memorysync_server.model_loading import BackgroundEmbedder
+from tests.support.console import output_until
 
 INT8_HERE = _int8_unsupported(__import__("onnxruntime").__version__) is None
 needs_int8 = pytest.mark.skipif(not INT8_HERE, reason="this onnxruntime cannot run the int8 graph")
@@ -303,13 +304,8 @@ def test_serve_prints_the_encoder_once_the_model_has_loaded(tmp_path: Path) -> N
         env=env,
     )
     try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        while not any("encoder:" in line for line in lines):
-            line = proc.stdout.readline()
-            assert line, "".join(lines)
-            lines.append(line)
+        output = output_until(proc, "encoder:")
     finally:
         proc.terminate()
         proc.wait(10)
-    assert re.search(r"search model loaded; encoder: published graph, 1 thread \(forced\)", "".join(lines))
+    assert re.search(r"search model loaded; encoder: published graph, 1 thread \(forced\)", output)

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from memorysync_server import LocalServer, Quota
+from tests.support.console import output_until
 
 from .api import Api
 
@@ -180,13 +181,7 @@ def test_console_script_prints_a_dev_key_that_works(tmp_path) -> None:
         env=env,
     )
     try:
-        lines = []
-        assert proc.stdout is not None
-        while not any("MEMORYSYNC_API_KEY=" in line for line in lines):
-            line = proc.stdout.readline()
-            assert line, "".join(lines)
-            lines.append(line)
-        output = "".join(lines)
+        output = output_until(proc, "MEMORYSYNC_API_KEY=")
         assert f"export MEMORYSYNC_BASE_URL=http://127.0.0.1:{port}" in output
         key = re.search(r"export MEMORYSYNC_API_KEY=(\S+)", output).group(1)
         deadline = time.monotonic() + 15

@@ -16,6 +16,7 @@ import httpx
 from memorysync_server import cli
 from memorysync_server.devkey import dev_key
 from memorysync_server.storage import open_storage
+from tests.support.console import output_until
 
 
 def test_dev_key_is_created_once_then_reused_until_reset(tmp_path) -> None:
@@ -60,13 +61,7 @@ def _serve(db: str, *extra: str) -> Iterator[tuple[str, str, str]]:
         env=env,
     )
     try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        while not any("MEMORYSYNC_API_KEY=" in line for line in lines):
-            line = proc.stdout.readline()
-            assert line, "".join(lines)
-            lines.append(line)
-        output = "".join(lines)
+        output = output_until(proc, "MEMORYSYNC_API_KEY=")
         key = re.search(r"export MEMORYSYNC_API_KEY=(\S+)", output).group(1)
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
