@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 from ag2_memorysync import RetryPolicy
 from ag2_memorysync.activity import RecallActivity
@@ -89,7 +92,26 @@ def test_the_circuit_breaker_stops_hammering_a_failing_server(make_memory, serve
     server.faults.clear()
 
 
-def _recall_driver(loop: LoopThread, activity: RecallActivity, recalling: list[bool]):
+@dataclass
+class _BesideARecall:
+    """A writer on its own loop beside a recall that ``begin``/``end`` start and finish; ``sent``
+    says, for each batch sent, whether a recall was in flight then."""
+
+    writer: TurnWriter
+    begin: Callable[[], None]
+    end: Callable[[], None]
+    sent: list[bool]
+
+
+@contextmanager
+def _beside_a_recall(yield_to_recall: float) -> Iterator[_BesideARecall]:
+    recalling = [False]
+    sent: list[bool] = []
+
+    async def send(batch: list[PendingTurn]) -> str:
+        sent.append(recalling[0])
+        return "ok"
+
     async def begin() -> None:
         activity.begin()
         recalling[0] = True
@@ -98,69 +120,41 @@ def _recall_driver(loop: LoopThread, activity: RecallActivity, recalling: list[b
         recalling[0] = False
         activity.end()
 
-    return lambda: loop.run(begin(), 1), lambda: loop.run(end(), 1)
+    activity = RecallActivity()
+    loop = LoopThread("writer-test")
+    try:
+        writer = TurnWriter(
+            send,
+            loop,
+            max_pending=10,
+            policy=RetryPolicy(linger=0, yield_to_recall=yield_to_recall),
+            stats=Stats(),
+            on_lost=lambda lost: None,
+            recalls=activity,
+        )
+        yield _BesideARecall(writer, lambda: loop.run(begin(), 1), lambda: loop.run(end(), 1), sent)
+    finally:
+        loop.stop()
 
 
 def test_a_write_waits_for_the_recall_in_flight_and_goes_out_when_it_ends():
     """A write sent alongside a recall slows the recall the reply waits for: it waits its turn."""
-    recalling = [False]
-    sent_during_recall: list[bool] = []
-
-    async def send(batch: list[PendingTurn]) -> str:
-        sent_during_recall.append(recalling[0])
-        return "ok"
-
-    activity = RecallActivity()
-    loop = LoopThread("writer-test")
-    try:
-        writer = TurnWriter(
-            send,
-            loop,
-            max_pending=10,
-            policy=RetryPolicy(linger=0, yield_to_recall=30),
-            stats=Stats(),
-            on_lost=lambda lost: None,
-            recalls=activity,
-        )
-        begin, end = _recall_driver(loop, activity, recalling)
-        begin()
-        assert writer.enqueue(turn(1))
-        assert not writer.flush(0.5), "held while the recall is in flight"
-        assert sent_during_recall == []
-        end()
-        assert writer.flush(5), "sent in the pause after the recall"
-        assert sent_during_recall == [False]
-        assert writer.close(1)
-    finally:
-        loop.stop()
+    with _beside_a_recall(yield_to_recall=30) as it:
+        it.begin()
+        assert it.writer.enqueue(turn(1))
+        assert not it.writer.flush(0.5), "held while the recall is in flight"
+        assert it.sent == []
+        it.end()
+        assert it.writer.flush(5), "sent in the pause after the recall"
+        assert it.sent == [False]
+        assert it.writer.close(1)
 
 
 def test_recalls_without_a_pause_hold_a_write_no_longer_than_yield_to_recall():
-    recalling = [False]
-    sent_during_recall: list[bool] = []
-
-    async def send(batch: list[PendingTurn]) -> str:
-        sent_during_recall.append(recalling[0])
-        return "ok"
-
-    activity = RecallActivity()
-    loop = LoopThread("writer-test")
-    try:
-        writer = TurnWriter(
-            send,
-            loop,
-            max_pending=10,
-            policy=RetryPolicy(linger=0, yield_to_recall=0.2),
-            stats=Stats(),
-            on_lost=lambda lost: None,
-            recalls=activity,
-        )
-        begin, end = _recall_driver(loop, activity, recalling)
-        begin()
-        assert writer.enqueue(turn(1))
-        assert writer.flush(5), "a recall that never ends does not hold writes for longer than the bound"
-        assert sent_during_recall == [True]
-        end()
-        assert writer.close(1)
-    finally:
-        loop.stop()
+    with _beside_a_recall(yield_to_recall=0.2) as it:
+        it.begin()
+        assert it.writer.enqueue(turn(1))
+        assert it.writer.flush(5), "a recall that never ends does not hold writes for longer than the bound"
+        assert it.sent == [True]
+        it.end()
+        assert it.writer.close(1)
