@@ -218,8 +218,12 @@ class _Db:
             reader.execute("COMMIT")
 
     def read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        with self.reading() as conn:
-            return conn.execute(sql, tuple(params)).fetchall()
+        if self.inside:
+            with self.lock:
+                return self.conn.execute(sql, tuple(params)).fetchall()
+        # One statement is one snapshot on its own (the reader is in autocommit mode): a
+        # BEGIN and COMMIT around it would only add two statements to every read.
+        return self._reader().execute(sql, tuple(params)).fetchall()
 
     def now_text(self) -> str:
         return _text_time(self.clock())
