@@ -52,16 +52,17 @@ _PEOPLE_WORDS = re.compile(
 def tells(sentence: str) -> bool:
     """Whether one sentence of a turn tells something, rather than asking (a question), asking the
     assistant for something (a request) or greeting: what makes a turn worth keeping as said."""
-    sentence = answer_riddle(_GREETING.sub("", sentence.strip()))
+    said = sentence.strip()
+    sentence = answer_riddle(_GREETING.sub("", said))
     if not sentence or sentence.endswith("?") or is_low_value(sentence):
         return False
-    bare = restore_subject(strip_trailing_name(strip_reaction(_GREETING.sub("", sentence).strip())).strip())
+    bare = restore_subject(strip_trailing_name(strip_reaction(sentence)).strip())
     if not bare or _QUESTION_START.match(bare) or _REQUEST.match(bare) or _REQUEST_AS_NEED.match(bare):
         return False
     # Reactions and remarks about the listener tell nothing of the speaker: "You're a gem, Omar",
     # "Wow, that looks amazing!", "I bet!". Kept as said, they would outrank what was told.
     if not _SPEAKER.search(bare):
-        return not about_listener(sentence) and says_something(bare)
+        return not about_listener(said) and says_something(bare)
     if _LISTENER_FIRST.match(bare):
         return False  # "You never texted me!": about the listener, though it names the speaker
     if is_hedge(bare) and not _OFF_TO.match(bare):

@@ -111,9 +111,13 @@ def test_reactions_to_the_listener_are_not_kept_and_a_turn_its_facts_leave_words
         "You're a gem, Omar. Goodnight.",
         "Wow, Caroline, that looks amazing! What inspired it?",
         "I bet!",
+        "See you Monday, rock star.",
     ):
         api.turn("u", said)
-    assert _query(api, "u", "gem, goodnight, amazing, inspired, bet", types=["conversation"]) == []
+    assert (
+        _query(api, "u", "gem, goodnight, amazing, inspired, bet, Monday rock star", types=["conversation"])
+        == []
+    )
     # One telling sentence whose fact leaves out who offered the job: the turn is kept beside it.
     said = "DANIEL. I got it!!! Fieldnote offered me the job, I start on Monday!"
     api.turn("u", said, occurred_at="2023-06-10T09:00:00Z")
