@@ -34,8 +34,12 @@ _FRONT_WORDS = (
     r"most|a\s+few|a\s+couple|few|one|two|three|four|five|six|several|earlier|later|throughout|"
     r"at\s+home|at\s+work|outside|between|until)"
 )
+# "Dana and I", "my sister and I": a subject the speaker shares, which the fronted phrase must
+# not swallow ("Last week Anthony and I went ..." -> "Anthony and I went ... last week").
+_COMPANION = r"(?:(?-i:[A-Z][\w'-]*)|my\s+(?:[\w'-]+\s+)?[\w'-]+)\s+and\s+"
 _FRONTED = re.compile(
-    r"^(?P<front>" + _FRONT_WORDS + r"\b[^,;]{0,40}?)(?:,\s*|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll)\b.+)$"
+    r"^(?P<front>" + _FRONT_WORDS + r"\b[^,;]{0,40}?)(?:,\s*|\s+)"
+    r"(?P<main>(?:" + _COMPANION + r")?(?:i|i'm|im|i've|i'd|i'll)\b.+)$"
     r"|^(?P<front2>" + _FRONT_WORDS + r"\b[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )

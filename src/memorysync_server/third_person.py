@@ -71,6 +71,13 @@ _ADVERBS = frozenset(
         "primarily",
         "exclusively",
         "personally",
+        # what unfront() moves after the subject ("Now I live ..." -> "I now live ...")
+        "now",
+        "finally",
+        "lately",
+        "eventually",
+        "originally",
+        "initially",
     ]
 )
 _MODALS = frozenset(
@@ -369,6 +376,29 @@ def is_plain_past(word: str) -> bool:
     return _is_past(word, verbs)
 
 
+@lru_cache(maxsize=8192)
+def _participles(lemma: str) -> tuple[str, ...]:
+    load_lexicon()
+    return getInflection(lemma, "VBN") or ()
+
+
+def is_past_participle(word: str) -> bool:
+    """ "seen", "been", "left": a past participle that is not also a base form ("read", "come")."""
+    verbs = _verb_lemmas(word)
+    return bool(verbs) and word not in verbs and any(word in _participles(lemma) for lemma in verbs)
+
+
+def had_or_would(words: list[str], start: int) -> str | None:
+    """What a spoken "'d" stands for, from the words after it (``words[start:]``): "had" before a
+    past participle ("I'd never seen snow"), "would" otherwise ("I'd like"), None for "'d better"
+    (advice to oneself, not a fact)."""
+    at = _skip_adverbs(words, start)
+    following = _bare(words[at]) if at < len(words) else ""
+    if following == "better":
+        return None
+    return "had" if is_past_participle(following) else "would"
+
+
 def is_participle(word: str) -> bool:
     """ "working", "reading": the -ing form of a verb; not "something", and not "being" (a subject then)."""
     if not word.endswith("ing") or word == "being":
@@ -565,6 +595,10 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
         # Who "we" are is not said: "User and others", with the plural verb as spoken.
         first, _, said = text.partition(" ")
         verb = _WE_FORMS[first.lower()]
+        if verb == "would":
+            verb = had_or_would(said.split(), 0) or ""
+            if not verb:
+                return None
         return " ".join(w for w in ("User and others", verb, swap_pronouns(said)) if w)
     m = _MY_SUBJECT.match(text)
     if m:
@@ -590,6 +624,9 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
             cut = n
             break
     predicate = _conjugate_predicate(rest[:cut], past_hint)
-    if len(rest) > 1 and _bare(rest[0]) == "would" and _bare(rest[1]) == "been":
-        predicate[0] = "had"  # "I'd been" is "I had been"
+    if _bare(rest[0]) == "would":
+        spoken = had_or_would(rest, 1)
+        if spoken is None:
+            return None
+        predicate[0] = spoken  # "I'd been", "I'd never seen" are "I had ..."
     return "User " + swap_pronouns(" ".join(predicate + rest[cut:]))
