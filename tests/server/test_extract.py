@@ -260,6 +260,16 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and Anthony went hiking at Mount Tam last weekend"],
         ),
         ("Me and my brother built a treehouse.", ["User and their brother built a treehouse"]),
+        # ... also after a phrase of time, which moves to the end without taking them along
+        ("Last week Anthony and I went to the zoo.", ["User and Anthony went to the zoo last week"]),
+        ("On Friday my sister and I went hiking.", ["User and their sister went hiking on Friday"]),
+        # "'d" is "had" before a past participle, "would" before a verb
+        (
+            "We'd been fighting a lot about the future.",
+            ["User and others had been fighting a lot about the future"],
+        ),
+        ("I'd never seen snow before that trip.", ["User had never seen snow before that trip"]),
+        ("I'd love a dog.", ["User would love a dog"]),
         # the listener's name is not part of the fact; a place's is
         ("Thanks, Gina! I'm not giving up.", ["User is not giving up"]),
         ("Hey Maria, I adopted two kittens.", ["User adopted two kittens"]),
@@ -306,6 +316,10 @@ def test_chat_phrasing_keeps_the_fact(text: str, facts: list[str]) -> None:
         "I'll keep going!",
         "I had a great time!",
         "We can do it!",
+        "Now I'd better rest.",
+        # nothing but a pronoun and a time: what "it" was is in another turn
+        "Yup, we just did it yesterday!",
+        "We went there last weekend.",
         # a photo on its own
         "[shares a photo: a photo of a dog on a beach]",
     ],
