@@ -45,8 +45,12 @@ class BackgroundEmbedder:
         self._error: BaseException | None = None
         self._loaded = threading.Event()  # embed() may run
         self._done = threading.Event()  # and ``then`` (work that needs the model) has run too
+        # Not a daemon: a process that ends while the model loads (a script that starts a
+        # LocalServer and returns at once) waits for the load, since ONNX Runtime building a
+        # session while the interpreter tears down aborts the process ("terminate called
+        # without an active exception", exit status 134) in about half the runs.
         self._thread: threading.Thread | None = threading.Thread(
-            target=self._load, args=(load, then), name="memorysync-model-load", daemon=True
+            target=self._load, args=(load, then), name="memorysync-model-load", daemon=False
         )
         self._start_lock = threading.Lock()
         if start:
