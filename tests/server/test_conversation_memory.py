@@ -169,6 +169,26 @@ def test_a_second_fact_a_question_needs_is_not_cut(api: Api) -> None:
     assert "User is allergic to penicillin" not in recalled
 
 
+def test_a_thing_said_in_many_sessions_does_not_fill_every_place(api: Api) -> None:
+    # People repeat themselves across sessions; the question also needs what they said once.
+    repeated = [
+        "I'm looking into counseling jobs.",
+        "I'm still looking into counseling and mental health jobs.",
+        "I've been researching counseling careers lately.",
+        "I'm thinking about a career in counseling.",
+    ]
+    for month, text in enumerate([*repeated, "I'm a barista at a small cafe downtown."], start=1):
+        api.turn("u", text, occurred_at=f"2026-0{month}-10T12:00:00Z")
+    prompt = "What work does the user do or want to do?"
+    found = api.v1("/v1/memory/query", "u", prompt=prompt, k=3)["memories"]
+    texts = [m["text"] for m in found]
+    assert "User is a barista at a small cafe downtown" in texts
+    assert texts[0] == "User is looking into counseling jobs"
+    assert [m["score"] for m in found] == sorted((m["score"] for m in found), reverse=True)
+    recalled = api.v1("/v1/memory/recall", "u", prompt=prompt, k=3)["memories"]
+    assert "User is a barista at a small cafe downtown" in [m["text"] for m in recalled]
+
+
 def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
     said = "My brother Tomas and I are restoring a 1972 Volvo in his garage. The engine came from Sweden."
     api.v1(

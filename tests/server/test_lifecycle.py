@@ -230,11 +230,7 @@ def test_launcher_errors_say_what_to_do(tmp_path) -> None:
 def test_a_script_that_ends_while_the_model_loads_exits_cleanly(tmp_path) -> None:
     # Starting an embedded server and returning at once used to abort the process in about half
     # the runs (ONNX Runtime building its session while the interpreter tore down: exit 134).
-    script = (
-        "import sys\n"
-        "from memorysync_server import LocalServer\n"
-        "LocalServer(sys.argv[1]).start()\n"
-    )
+    script = "import sys\nfrom memorysync_server import LocalServer\nLocalServer(sys.argv[1]).start()\n"
     runs = [
         subprocess.Popen(
             [sys.executable, "-c", script, str(tmp_path / f"s{i}.db")],

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..storage import StateRow
+from ..storage import Fact, StateRow
 from .embedders import Embedder
 from .index import UserIndex, _best, _in_sorted, _locate
 from .text import content_words, stem
@@ -22,6 +22,8 @@ __all__ = [
     "LEXICAL_WEIGHT",
     "NEUTRAL_IMPORTANCE",
     "NOISE_FLOOR",
+    "REDUNDANT_FROM",
+    "REDUNDANT_WEIGHT",
     "RELEVANCE_THRESHOLD",
     "SEMANTIC_NOISE_FLOOR",
     "STATE_FLOOR",
@@ -29,6 +31,7 @@ __all__ = [
     "SUPERSEDED_RATIO",
     "companion_threshold",
     "cosine_rank",
+    "diversified",
     "weighted_by_importance",
 ]
 
@@ -130,6 +133,42 @@ def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new
     np.maximum.at(scores, j, scores[i])
     scores[i] = np.minimum(scores[i], scores[j] * SUPERSEDED_RATIO)
     return scores
+
+
+# People say the same thing in many sessions ("still looking into counseling jobs"), so five
+# places can go to one statement made five times while the question needed something else too.
+# A memory this close (cosine) to one ranked above it, from another turn, loses
+# REDUNDANT_WEIGHT of the excess: a near-repeat at 0.9 loses 0.15, a related fact at 0.6 nothing.
+# On LoCoMo dev hit@5 0.704 -> 0.719 (weights 0.5-1.0 from 0.6 all gain 0.015-0.021; from 0.4
+# it loses); own sets unchanged.
+REDUNDANT_FROM = 0.6
+REDUNDANT_WEIGHT = 0.5
+
+
+def diversified(
+    ranked: list[tuple[Fact, float]], vectors: np.ndarray, turns: list[int]
+) -> list[tuple[Fact, float]]:
+    """``ranked`` (best first, with the memories' ``vectors`` and the ``turns`` they came from)
+    reordered greedily: each next memory is the best once its likeness to those already taken
+    is charged (maximal marginal relevance with a threshold). Members of one turn are not
+    charged for each other: they take one place anyway (turns.one_per_turn)."""
+    count = len(ranked)
+    if count < 2:
+        return ranked
+    likeness = vectors @ vectors.T
+    group = np.asarray(turns)
+    likeness[group[:, None] == group[None, :]] = -1.0
+    scores = np.array([score for _, score in ranked], dtype=np.float64)
+    closest = np.full(count, -1.0)
+    left = np.ones(count, dtype=bool)
+    out = []
+    for _ in range(count):
+        charged = scores - REDUNDANT_WEIGHT * np.maximum(closest - REDUNDANT_FROM, 0.0)
+        i = int(np.argmax(np.where(left, charged, -np.inf)))
+        left[i] = False
+        np.maximum(closest, likeness[i], out=closest)
+        out.append((ranked[i][0], round(max(float(charged[i]), 0.0), 6)))
+    return out
 
 
 def companion_threshold(gate: float, best: float) -> float:

@@ -38,6 +38,7 @@ from .ranking import (
     _below_superseders,
     _boosted,
     companion_threshold,
+    diversified,
     weighted_by_importance,
 )
 from .text import FTS_WORD, STOPWORDS, content_words, stem, third_person
@@ -332,7 +333,22 @@ class FactSearch:
                 out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
                 if turn_of(fact) != left_out:
                     liked = max(liked, float(likeness[i]))
-        return one_per_turn(out, k, without=left_out), query, liked
+        return one_per_turn(self._diversified(tenant, user_id, out, left_out), k), query, liked
+
+    def _diversified(
+        self, tenant: str, user_id: str, ranked: list[tuple[Fact, float]], left_out: int | None
+    ) -> list[tuple[Fact, float]]:
+        """``ranked`` without the turn ``left_out``, near-repeats moved down (ranking.diversified).
+        Sentence vectors only: hashed ones say little about meaning."""
+        ranked = [(fact, score) for fact, score in ranked if turn_of(fact) != left_out]
+        with self._lock:
+            index = self._cache.get((tenant, user_id))
+        if not self.dense or index is None or len(ranked) < 2:
+            return ranked  # (no index: a write raced this search, which then ranks as it scored)
+        where, found = index.positions(np.array([fact.id for fact, _ in ranked], dtype=np.int64))
+        if not found.all():
+            return ranked
+        return diversified(ranked, index.matrix[where], [turn_of(fact) for fact, _ in ranked])
 
     def _said(self, tenant: str, user_id: str, prompt: str) -> tuple[int | None, set[str]]:
         """What storing ``prompt`` as the person's turn made: the kept turn with its words (its
