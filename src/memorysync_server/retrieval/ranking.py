@@ -146,12 +146,13 @@ REDUNDANT_WEIGHT = 0.5
 
 
 def diversified(
-    ranked: list[tuple[Fact, float]], vectors: np.ndarray, turns: list[int]
+    ranked: list[tuple[Fact, float]], vectors: np.ndarray, turns: list[int], k: int
 ) -> list[tuple[Fact, float]]:
     """``ranked`` (best first, with the memories' ``vectors`` and the ``turns`` they came from)
-    reordered greedily: each next memory is the best once its likeness to those already taken
-    is charged (maximal marginal relevance with a threshold). Members of one turn are not
-    charged for each other: they take one place anyway (turns.one_per_turn)."""
+    reordered greedily until ``k`` turns lead it: each next memory is the best once its likeness
+    to those already taken is charged (maximal marginal relevance with a threshold). The rest
+    follow, charged against those. Members of one turn are not charged for each other: they
+    take one place anyway (turns.one_per_turn). Scores stay in descending order."""
     count = len(ranked)
     if count < 2:
         return ranked
@@ -161,14 +162,23 @@ def diversified(
     scores = np.array([score for _, score in ranked], dtype=np.float64)
     closest = np.full(count, -1.0)
     left = np.ones(count, dtype=bool)
-    out = []
-    for _ in range(count):
-        charged = scores - REDUNDANT_WEIGHT * np.maximum(closest - REDUNDANT_FROM, 0.0)
+    order: list[int] = []
+    charged_at: list[float] = []
+    leading: set[int] = set()
+    charged = scores
+    while len(leading) < k and len(order) < count:
         i = int(np.argmax(np.where(left, charged, -np.inf)))
         left[i] = False
+        order.append(i)
+        charged_at.append(float(charged[i]))
+        leading.add(turns[i])
         np.maximum(closest, likeness[i], out=closest)
-        out.append((ranked[i][0], round(max(float(charged[i]), 0.0), 6)))
-    return out
+        charged = scores - REDUNDANT_WEIGHT * np.maximum(closest - REDUNDANT_FROM, 0.0)
+    rest = np.flatnonzero(left)
+    rest = rest[np.argsort(-charged[rest], kind="stable")]
+    order.extend(int(i) for i in rest)
+    charged_at.extend(float(charged[i]) for i in rest)
+    return [(ranked[i][0], round(max(score, 0.0), 6)) for i, score in zip(order, charged_at, strict=True)]
 
 
 def companion_threshold(gate: float, best: float) -> float:

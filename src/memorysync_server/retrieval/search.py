@@ -333,10 +333,10 @@ class FactSearch:
                 out.append((fact, round(float(min(max(scores[i], 0.0), 1.0)), 6)))
                 if turn_of(fact) != left_out:
                     liked = max(liked, float(likeness[i]))
-        return one_per_turn(self._diversified(tenant, user_id, out, left_out), k), query, liked
+        return one_per_turn(self._diversified(tenant, user_id, out, left_out, k), k), query, liked
 
     def _diversified(
-        self, tenant: str, user_id: str, ranked: list[tuple[Fact, float]], left_out: int | None
+        self, tenant: str, user_id: str, ranked: list[tuple[Fact, float]], left_out: int | None, k: int
     ) -> list[tuple[Fact, float]]:
         """``ranked`` without the turn ``left_out``, near-repeats moved down (ranking.diversified).
         Sentence vectors only: hashed ones say little about meaning."""
@@ -348,7 +348,7 @@ class FactSearch:
         where, found = index.positions(np.array([fact.id for fact, _ in ranked], dtype=np.int64))
         if not found.all():
             return ranked
-        return diversified(ranked, index.matrix[where], [turn_of(fact) for fact, _ in ranked])
+        return diversified(ranked, index.matrix[where], [turn_of(fact) for fact, _ in ranked], k)
 
     def _said(self, tenant: str, user_id: str, prompt: str) -> tuple[int | None, set[str]]:
         """What storing ``prompt`` as the person's turn made: the kept turn with its words (its
