@@ -21,7 +21,7 @@ import numpy as np
 
 from .extract import Extractor, is_low_value, tells
 from .retrieval import PENDING, Backfill, Embedder
-from .retrieval.text import content_words, stem
+from .retrieval.text import content_words, searched_text, stem
 from .storage import KEPT_TURN, NewFact, Origin, Storage
 from .substance import EMPTY_WORDS
 from .supersede import Superseder
@@ -189,7 +189,7 @@ class Pipeline:
     def embed(self, texts: list[str]) -> np.ndarray:
         """The embedder's rows for ``texts`` (large inputs wait for each other, see HEAVY_CHARS)."""
         with self._work(sum(map(len, texts))):
-            return self.embedder.embed(texts)
+            return self.embedder.embed([searched_text(text) for text in texts])
 
     def drafts(self, facts: list[str], *, scope: tuple[str, str] | None = None) -> Drafts:
         """``facts`` with their vectors, or PENDING ones when a background embedder gives them

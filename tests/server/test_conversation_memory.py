@@ -9,6 +9,7 @@ from datetime import date, datetime
 import pytest
 
 from memorysync_server import LocalServer
+from memorysync_server.retrieval.text import searched_text
 from memorysync_server.timephrases import resolve
 
 from .api import Api
@@ -189,6 +190,21 @@ def test_a_thing_said_in_many_sessions_does_not_fill_every_place(api: Api) -> No
     assert "User is a barista at a small cafe downtown" in [m["text"] for m in recalled]
 
 
+def test_the_name_a_turn_calls_the_listener_by_does_not_make_it_about_them(api: Api) -> None:
+    # "Thanks so much, Priya!" says nothing about Priya: before, the turn came back for any
+    # question naming her, beside what the person did tell about her.
+    flat = (
+        "Thanks so much, Priya! Honestly the new flat is tiny, but the view over the harbour makes up for it."
+    )
+    api.turn("u", flat)
+    api.turn("u", "My cousin Priya is a commercial pilot for Emirates.")
+    recalled = api.v1("/v1/memory/recall", "u", prompt="What do you know about Priya?", k=5)["memories"]
+    assert [m["text"] for m in recalled] == ["User's cousin Priya is a commercial pilot for Emirates"]
+    # The turn keeps its words as said, and is still found by what it tells.
+    found = api.v1("/v1/memory/query", "u", prompt="Is the new flat big?", k=1)["memories"]
+    assert found[0]["text"] == flat
+
+
 def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: Api) -> None:
     said = "My brother Tomas and I are restoring a 1972 Volvo in his garage. The engine came from Sweden."
     api.v1(
@@ -266,3 +282,19 @@ def test_a_kept_turn_is_annotated_not_rewritten() -> None:
     assert resolve(said, date(2023, 6, 10), style="annotate") == (
         "Fieldnote offered me the job, I start on Monday (12 June 2023)! We fly out for September (September 2023)."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "searched"),
+    [
+        ("Glad you agree, Caroline. Appreciate it.", "Glad you agree. Appreciate it."),
+        ("Wow Caroline, that looks amazing!", "Wow, that looks amazing!"),
+        ("That's so cool, Mel!", "That's so cool!"),
+        # names that are not an address stay: places, days
+        ("I love Paris, Texas.", "I love Paris, Texas."),
+        ("Yes, Sunday!", "Yes, Sunday!"),
+        ("Anthony and I went hiking.", "Anthony and I went hiking."),
+    ],
+)
+def test_a_memory_is_searched_without_the_names_it_addresses(text: str, searched: str) -> None:
+    assert searched_text(text) == searched

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..storage import FactsChange, Storage, StorageFull
 from .embedders import Embedder
+from .text import searched_text
 
 __all__ = ["PENDING", "Backfill"]
 
@@ -144,7 +145,7 @@ class Backfill:
             facts = self.store.facts.get(tenant, user_id, ids) if ids else []
             if not facts and not also:
                 return None
-            vectors = self.embedder.embed([*(fact.text for fact in facts), *also])
+            vectors = self.embedder.embed([*(searched_text(fact.text) for fact in facts), *also])
             if facts:
                 try:
                     self.store.facts.replace_vectors(

@@ -41,7 +41,7 @@ from .ranking import (
     diversified,
     weighted_by_importance,
 )
-from .text import FTS_WORD, STOPWORDS, content_words, stem, third_person
+from .text import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
 from .turns import POOL, one_per_turn, turn_of
 
 __all__ = ["FactSearch"]
@@ -122,7 +122,7 @@ class FactSearch:
             log.info("re-embedding %d facts of one user for the %r search", len(stale), self.mode)
         for start in range(0, len(stale), 256):
             chunk = stale[start : start + 256]
-            vectors = self.embedder.embed([text for _, text in chunk])
+            vectors = self.embedder.embed([searched_text(text) for _, text in chunk])
             self.store.facts.replace_vectors(
                 tenant,
                 user_id,

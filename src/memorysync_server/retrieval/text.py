@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["FTS_WORD", "STOPWORDS", "content_words", "retell_first_person", "stem", "third_person"]
+__all__ = [
+    "FTS_WORD",
+    "STOPWORDS",
+    "content_words",
+    "retell_first_person",
+    "searched_text",
+    "stem",
+    "third_person",
+]
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -68,3 +76,24 @@ _PROMPT_FORMS = {
 def third_person(prompt: str) -> str:
     """``prompt`` with first-person pronouns replaced by "the user" (grammar left as it is)."""
     return retell_first_person(prompt, _PROMPT_PRONOUNS, _PROMPT_FORMS)
+
+
+# A name the speaker calls the listener by ("Thanks, Mel!", "Wow Caroline, that looks amazing!")
+# says nothing about the speaker, yet it made every question naming the listener (or, in a
+# turn that names its own speaker, the person asked about) find the turn: on LoCoMo dev one
+# "Glad you agree, Caroline." led five blocks about Caroline. Days and months stay ("Yes, Sunday!").
+_NOT_NAMES = (
+    r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|June|"
+    r"July|August|September|October|November|December)\b)"
+)
+_ADDRESS_AFTER_WORD = re.compile(
+    r"\b((?i:hey|hi|hello|thanks|thank\s+you|wow|yeah|yes|yep|yup|oh|aw|ok|okay|sure|totally|absolutely|"
+    r"congrats|agree|agreed))\b,?\s+" + _NOT_NAMES + r"[A-Z][a-z]+\b(?=\s*[,!.?])"
+)
+_ADDRESS_AT_END = re.compile(r",\s*" + _NOT_NAMES + r"[A-Z][a-z]+\s*(?=[!?])")
+
+
+def searched_text(text: str) -> str:
+    """What a stored memory is embedded as: its text without the names it addresses the listener
+    by. The memory keeps its text as written; only its vector leaves the address out."""
+    return _ADDRESS_AT_END.sub("", _ADDRESS_AFTER_WORD.sub(r"\1", text))
