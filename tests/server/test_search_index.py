@@ -8,7 +8,7 @@ import numpy as np
 
 from memorysync_server.retrieval import FactSearch
 from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, UserIndex, _grown
-from memorysync_server.storage import NewFact
+from memorysync_server.storage import KEPT_TURN, NewFact
 from memorysync_server.storage.sqlite import SqliteStorage
 
 DIM = 48
@@ -122,3 +122,37 @@ def test_rows_are_found_by_id_whether_or_not_they_are_in_id_order() -> None:
         later = index.appended(np.array([4], dtype=np.int64), np.ones((1, DIM), dtype=np.float32))
         where, found = later.positions(np.array([4, 5], dtype=np.int64))
         assert found.all() and later.ids[where].tolist() == [4, 5]
+
+
+def test_nearest_finds_the_most_similar_older_fact_of_a_large_user_through_the_coarse_stage(tmp_path) -> None:
+    # What supersede compares a stated change with ("User switched to ..."): past EXACT_SCAN_ROWS
+    # facts it reads the coarse projection's candidates, not every row, and finds what an exact
+    # scan finds: the most similar fact older than the new one, never a kept turn.
+    size = EXACT_SCAN_ROWS + 300
+    embedder = TableEmbedder(size + 10)
+    store = SqliteStorage(tmp_path / "nearest.db")
+    texts = [f"fact {i}" for i in range(size)]
+    ids = store.facts.add(
+        "t", "u", [NewFact(t, "x", {}, v) for t, v in zip(texts, embedder.embed(texts), strict=True)]
+    )
+    # A kept turn with the very vector of fact 1234 (what was said, not a fact to replace).
+    (turn,) = store.facts.add(
+        "t", "u", [NewFact("fact 1234 as said", "x", {}, embedder.table[1234], event_type=KEPT_TURN)]
+    )
+    search = FactSearch(store, embedder, mode="semantic")
+    search.search("t", "u", "fact 1", 1)  # caches the user's index, as a search before the write had
+    search._cache[("t", "u")]._build.done.wait(30)
+    rng = np.random.default_rng(9)
+    for i in (0, 1234, 7777, size - 1):
+        # A new fact close to fact i (cosine ~0.9), stored after every fact above.
+        vector = embedder.table[i] + 0.45 * rng.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
+        vector /= np.linalg.norm(vector)
+        exact = np.asarray(search._cache[("t", "u")].matrix) @ vector
+        found = search.nearest("t", "u", vector, before=turn + 1)
+        assert found is not None and found[0] == ids[i], i
+        assert abs(found[1] - float(exact[i])) < 1e-5 and float(exact[i]) == float(np.max(exact)), i
+    # Only facts older than ``before`` count: fact 7777 is newer than itself.
+    found = search.nearest("t", "u", embedder.table[7777], before=ids[7777])
+    assert found is not None and found[0] != ids[7777] and found[0] < ids[7777]
+    assert search.stages["nearest (coarse + exact rerank)"] == 5 and not search.stages["nearest (exact)"]
+    store.close()

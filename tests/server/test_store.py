@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import sqlite3
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -297,3 +298,27 @@ def test_settings_persist_with_the_database(db) -> None:
     store = open_storage(db)
     assert store.settings.get("dev_api_key") == "ms_test_2"
     store.close()
+
+
+def test_sqlite_copies_its_log_into_the_file_on_a_thread_of_its_own(tmp_path: Path) -> None:
+    # The writer only counts its commits (sqlite_checkpoint.py): a thread copies the write-ahead
+    # log into the file, so the file alone, without its -wal, holds every committed row; SQLite by
+    # itself would not have copied these few pages yet.
+    store = SqliteStorage(tmp_path / "logged.db")
+    checkpointer = store._db.checkpointer
+    rows = checkpointer.commits + 5
+    for i in range(rows):  # one commit each: the first checkpoint runs after ``commits`` of them
+        store.facts.add("t", "u", [NewFact(f"fact {i}", "x", {}, np.ones(4, dtype=np.float32))])
+    deadline = time.monotonic() + 60
+    while checkpointer.checkpoints < 2:  # the last five are copied once the writes pause
+        assert time.monotonic() < deadline, checkpointer.checkpoints
+        time.sleep(0.02)
+    shutil.copy(tmp_path / "logged.db", tmp_path / "alone.db")
+    copy = sqlite3.connect(tmp_path / "alone.db")
+    try:
+        assert copy.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == rows
+    finally:
+        copy.close()
+    store.close()
+    thread = checkpointer._thread
+    assert thread is not None and not thread.is_alive()

@@ -274,8 +274,15 @@ class FactSearch:
             index = self._cache.get(key)
         if index is not None:
             ids, matrix = index.ids, index.matrix
+            # A large user is scanned as a search scans it: the coarse projection picks the rows
+            # worth scoring exactly (every row of 100k facts cost 14-27 ms per stated change).
+            rows = index.candidates(vector, COARSE_CANDIDATES) if matrix.shape[1] == vector.shape[0] else None
+            if rows is not None:
+                ids, matrix = ids[rows], matrix[rows]
         else:
+            rows = None
             ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        self.stages["nearest (exact)" if rows is None else "nearest (coarse + exact rerank)"] += 1
         older = ids < before
         if not older.any() or matrix.shape[1] != vector.shape[0]:
             return None

@@ -48,6 +48,7 @@ from .rows import FACT_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
 from .rows import fact as fact_of
 from .rows import state as state_of
 from .rows import turn as turn_of
+from .sqlite_checkpoint import SAFETY_PAGES, Checkpointer
 from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
 
 T = TypeVar("T")
@@ -101,7 +102,10 @@ class _Db:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
+            # The log is copied into the file off the writer's path (sqlite_checkpoint.py).
+            self.conn.execute(f"PRAGMA wal_autocheckpoint={SAFETY_PAGES}")
             self._migrate()
+        self.checkpointer = Checkpointer(self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -121,6 +125,7 @@ class _Db:
                 raise
 
     def close(self) -> None:
+        self.checkpointer.close()
         with self.lock:
             self.conn.close()
         with self._readers_lock:
@@ -153,6 +158,7 @@ class _Db:
                     raise StorageFull(f"{self.path}: {error}") from error
                 raise
             self.depth, self.owner = 0, None
+            self.checkpointer.committed()
             self._settle(committed=True)
 
     @property
