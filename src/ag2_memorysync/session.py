@@ -236,6 +236,7 @@ class MemorySession:
             self._closed = True
         exits.unregister(self)
         drained = self._writer.close(timeout)
+        self._recaller.close()
         try:
             self._bridge.run(self._backend.aclose(), timeout=2.0)
         except Exception as exc:  # closing a client that is already gone is not worth raising

@@ -87,6 +87,23 @@ def test_slow_server_each_hook_returns_within_the_budget(make_memory, server, st
     assert stored.transcript(uid, "slow") == expected_transcript()
 
 
+def test_an_answer_that_trickles_in_does_not_hold_the_chat_past_the_budget(make_memory, server, uid):
+    # Every read gets a byte, so a client that times each read on its own never times out (a
+    # 0.3 s budget held a sync chat 3.7 s): the chat still waits no longer than the budget.
+    memory = make_memory(session_id="trickle", recall_timeout=0.3)
+    memory.save("I live in Lisbon and I love trams.")
+    assert memory.flush(1)
+    server.faults.set(trickle=0.05, route="/v1/memory/recall")
+    try:
+        durations, model, result, *_ = run_chat(memory)
+    finally:
+        server.faults.clear()
+    assert server.faults.hits >= 1
+    assert len(durations) == 3
+    assert max(durations) < 0.3 + MARGIN, durations
+    assert_passed_through_unchanged(model, result)
+
+
 @pytest.mark.parametrize("status", [503, 429])
 def test_5xx_and_429_no_memories_this_turn_and_writes_retried_with_the_same_keys(
     make_memory, server, stored, uid, caplog, status

@@ -1,4 +1,5 @@
-"""Fault injection on the real socket: delays and error statuses, so clients meet real failures."""
+"""Fault injection on the real socket: delays, error statuses and answers that trickle in, so
+clients meet real failures."""
 
 from __future__ import annotations
 
@@ -24,13 +25,17 @@ class _Fault:
     count: int | None  # None: until cleared
     route: str | None
     detail: Any
+    trickle: float | None = None  # seconds between the bytes of the answer's body
 
 
 class Faults:
-    """``set(delay=5.0)``, ``set(status=503, count=3)``, ``set(status=429)``, ``clear()``.
+    """``set(delay=5.0)``, ``set(status=503, count=3)``, ``set(status=429)``,
+    ``set(trickle=0.1)``, ``clear()``.
 
     ``route`` limits the fault to request paths containing that substring. ``count`` is how
-    many matching requests get the fault (None: every one until ``clear()``).
+    many matching requests get the fault (None: every one until ``clear()``). ``trickle`` sends
+    the answer's body one byte at a time, that many seconds apart: every read gets something,
+    so a client timing each read separately never times out.
     """
 
     def __init__(self) -> None:
@@ -47,13 +52,17 @@ class Faults:
         count: int | None = None,
         route: str | None = None,
         detail: Any = None,
+        trickle: float | None = None,
     ) -> None:
-        if delay is None and status is None:
-            raise ValueError("Give delay= (seconds) and/or status= (an HTTP status), or call clear().")
+        if delay is None and status is None and trickle is None:
+            raise ValueError(
+                "Give delay= (seconds), status= (an HTTP status) and/or trickle= (seconds between "
+                "bytes), or call clear()."
+            )
         if status is not None and not 400 <= status <= 599:
             raise ValueError("status= must be an HTTP error status (400-599).")
         with self._lock:
-            self._fault = _Fault(delay, status, count, route, detail)
+            self._fault = _Fault(delay, status, count, route, detail, trickle)
 
     def clear(self) -> None:
         """Remove the fault; requests already being delayed go on at once."""
@@ -99,7 +108,7 @@ class FaultMiddleware:
             if receive is None:  # the client left (or the fault was cleared for a stop): nothing to answer
                 return
         if fault.status is None:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, send if not fault.trickle else self._trickled(send, fault.trickle))
             return
         detail = fault.detail if fault.detail is not None else _DETAILS.get(fault.status, "Injected fault.")
         body = json.dumps({"detail": detail}).encode()
@@ -108,6 +117,26 @@ class FaultMiddleware:
             headers.append((b"retry-after", b"1"))
         await send({"type": "http.response.start", "status": fault.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+    def _trickled(self, send: Any, pause: float) -> Any:
+        """``send`` with each body message split into bytes ``pause`` seconds apart (ending
+        early when the fault is cleared, so a stopping server never waits it out)."""
+        generation = self.faults.generation
+
+        async def trickled(message: dict[str, Any]) -> None:
+            if message["type"] != "http.response.body":
+                await send(message)
+                return
+            body, more = message.get("body", b""), message.get("more_body", False)
+            for at in range(len(body)):
+                if self.faults.generation != generation:
+                    await send({"type": "http.response.body", "body": body[at:], "more_body": more})
+                    return
+                await send({"type": "http.response.body", "body": body[at : at + 1], "more_body": True})
+                await asyncio.sleep(pause)
+            await send({"type": "http.response.body", "body": b"", "more_body": more})
+
+        return trickled
 
     async def _delay(self, delay: float, receive: Any, generation: int) -> Any:
         """Sleep ``delay`` seconds, but end early when the client disconnects or ``clear()`` is
