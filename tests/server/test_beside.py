@@ -1,5 +1,6 @@
-"""The reads a recall does beside the prompt's encode (retrieval/beside.py): they run on the helper
-thread when one is free, on the request's own thread when none is, and the answer is the same."""
+"""A recall's prompt is encoded on helper threads while the request's thread does the reads that
+need no vector (retrieval/beside.py): work runs on a helper when one is free, on the request's own
+thread when none is, and the answer is the same."""
 
 from __future__ import annotations
 
@@ -58,7 +59,13 @@ def test_a_dropped_piece_that_never_started_never_runs() -> None:
     assert ran == []
 
 
-def test_recall_reads_beside_the_encode_and_answers_as_inline(server: LocalServer, api: Api) -> None:
+def test_a_value_is_computed_once_however_often_it_is_asked_for() -> None:
+    calls: list[int] = []
+    later = Beside(None).start(lambda: calls.append(1) or len(calls))
+    assert (later.result(), later.result(), calls) == (1, 1, [1])
+
+
+def test_recall_encodes_beside_its_reads_and_answers_as_inline(server: LocalServer, api: Api) -> None:
     search = server.app.services.search
     assert search.dense  # the default search encodes prompts with the model
     for text in ("I live in Oslo.", "My sister is a pilot.", "I play the cello in an orchestra."):
@@ -69,13 +76,13 @@ def test_recall_reads_beside_the_encode_and_answers_as_inline(server: LocalServe
     try:
         search.beside = Beside(executor)
         threaded = api.v1("/v1/memory/recall", "u", prompt=prompt)
-        assert executor.submitted == 1  # the lexical stage and the prompt's own turn, in one piece
+        assert executor.submitted == 2  # the prompt read in the third person, and as written
         search.beside = Beside(None)
         inline = api.v1("/v1/memory/recall", "u", prompt=prompt)
     finally:
         executor.shutdown()
     texts = [m["text"] for m in threaded["memories"]]
     assert "User's sister is a pilot" in texts
-    # The fact the prompt itself gave when captured is left out (looked up on the helper thread).
+    # The fact the prompt itself gave when captured is left out (looked up meanwhile).
     assert not any("visiting" in text for text in texts), texts
     assert threaded == inline

@@ -20,12 +20,13 @@ import logging
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
 from ..storage import KEPT_TURN, Fact, FactsChange, Storage
 from .backfill import Backfill
-from .beside import Beside, shared_beside
+from .beside import Beside, Later, shared_beside
 from .embedders import Embedder, check_mode
 from .gate import RelevanceGate
 from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted
@@ -86,7 +87,7 @@ class FactSearch:
         self.embedder = embedder
         self.stages: Counter[str] = Counter()
         self.gate = RelevanceGate(embedder) if self.dense else None
-        # Where the reads that need no vector run while the prompt is encoded (beside.py).
+        # Where the prompt is encoded while the reads that need no vector run (beside.py).
         self.beside = (beside or shared_beside()) if self.dense else INLINE
         # Embeds facts stored without their vector (backfill.Backfill); set by create_app.
         self.backfill: Backfill | None = None
@@ -229,9 +230,9 @@ class FactSearch:
 
     def _scores(
         self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool, said: Callable[[], Said]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, Callable[[], Said]]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Later[np.ndarray] | None, Callable[[], Said]]:
         """(fact ids, scores, likeness) of the facts worth ranking, the vector the recall gate
-        reads, and what gives ``said()`` (called only if anything ranks). ``likeness`` is the score
+        reads (still being encoded, maybe), and what gives ``said()`` (called if anything ranks). ``likeness`` is the score
         before any lexical boost: what the gate compares, since a prompt that shares a word with a
         fact is not about the person for that."""
         if self.mode == "bm25":
@@ -247,23 +248,26 @@ class FactSearch:
             none = np.zeros(0, dtype=np.float32)
             return index.ids, none, none, None, said
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
-        facts = len(index.ids)
-        # The lexical stage, then what the prompt itself stored (after the rows were read, see
-        # _said), on a helper thread while the prompt is encoded: ~0.7 ms off a recall at 100k.
-        side = (self.beside if queries is None else INLINE).start(
-            lambda: (self._lexical(tenant, user_id, prompt, k, facts) if weight else [], said())
-        )
+        texts = self._query_texts(prompt, gated=gated)
         if queries is None:
-            queries = self.embedder.embed(self._query_texts(prompt, gated=gated))
-        # The first text is ranked against; the last one is what recall's gate reads.
-        query, as_written = queries[0], queries[-1]
+            # The text ranked against, and the one recall's gate reads when it differs, are
+            # encoded on helper threads (beside.py) while this one does the reads that need no
+            # vector: the lexical stage, then what the prompt itself stored (after the rows were
+            # read, see _said). The gate's vector is awaited only at the gate, after the ranking.
+            ranked_text = self.beside.start(partial(self.embedder.embed, texts[:1]))
+            gate_text = (
+                self.beside.start(partial(self.embedder.embed, texts[1:])) if texts[1:] else ranked_text
+            )
+        else:
+            ranked_text = gate_text = Later.of(queries)
+        lexical = self._lexical(tenant, user_id, prompt, k, len(index.ids)) if weight else []
+        stored = said()
+        query, as_written = ranked_text.result()[0], gate_text  # the gate reads the last row
         if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
-            side.drop()
             none = np.zeros(0, dtype=np.float32)
             return index.ids[:0], none, none, as_written, said
         rows, scores = self._vector_scores(index, query, k)
         likeness = scores
-        lexical, stored = side.result()
         if weight and lexical:
             rows, scores, likeness = _boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]
@@ -279,8 +283,8 @@ class FactSearch:
             return [prompt]
         # Facts read "User ...", so a first-person prompt ("where do I live?") is ranked in the
         # third person. The gate reads the prompt as written: "How do I sort a list?" is a task,
-        # while "How do the user sort a list?" sounds like a question about someone. Both texts
-        # go through the model in one run, and the second only when recall needs the gate.
+        # while "How do the user sort a list?" sounds like a question about someone. The second
+        # goes through the model only when recall needs the gate.
         rewritten = third_person(prompt)
         return [rewritten, prompt] if gated and rewritten != prompt else [rewritten]
 
@@ -330,7 +334,7 @@ class FactSearch:
         gated: bool = False,
         without: Callable[[], Said] = lambda: (None, set()),
         keep: Keep | None = None,
-    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None, float]:
+    ) -> tuple[list[tuple[Fact, float]], Later[np.ndarray] | None, float]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
         ids, scores, likeness, query, said = self._scores(
             tenant, user_id, prompt, k, gated=gated, said=without
@@ -394,7 +398,7 @@ class FactSearch:
         if not ranked:
             return []
         if self.gate is not None and query is not None:
-            threshold = self.gate.threshold(query)
+            threshold = self.gate.threshold(query.result()[-1])
         else:
             threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
         best = ranked[0][1]
