@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from functools import partial
@@ -258,6 +259,11 @@ class FactSearch:
             gate_text = (
                 self.beside.start(partial(self.embedder.embed, texts[1:])) if texts[1:] else ranked_text
             )
+            # Hand the GIL over now: the helpers tokenize and enter the model run (which lets go
+            # of it) before this thread's reads need it back between their statements. Without
+            # this the reads often waited out the whole encode (in-process recall at 100k: p50
+            # 10.8 ms instead of 6.5).
+            time.sleep(0)
         else:
             ranked_text = gate_text = Later.of(queries)
         lexical = self._lexical(tenant, user_id, prompt, k, len(index.ids)) if weight else []
