@@ -42,17 +42,25 @@ def blob(vector: np.ndarray | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
+def _json(text: str) -> Any:
+    # Most facts have no tags: json.loads("[]") costs ~1.2 us, and a recall decodes 40 facts.
+    return [] if text == "[]" else {} if text == "{}" else json.loads(text)
+
+
 def fact(row: Row, time: Time) -> Fact:
+    created, updated = row["created_at"], row["updated_at"]
+    created_at = time(created)
     return Fact(
         id=int(row["id"]),
         text=row["text"],
         source=row["source"],
-        metadata=json.loads(row["metadata"]),
-        created_at=time(row["created_at"]),
-        tags=json.loads(row["tags"]),
+        metadata=_json(row["metadata"]),
+        created_at=created_at,
+        tags=_json(row["tags"]),
         importance=row["importance"],
         event_type=row["event_type"],
-        updated_at=time(row["updated_at"]) if row["updated_at"] else None,
+        # A fact never changed was updated when it was created: one parse (datetimes are immutable).
+        updated_at=created_at if updated == created else time(updated) if updated else None,
     )
 
 
