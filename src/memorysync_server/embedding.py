@@ -365,7 +365,12 @@ class MiniLMEmbedder:
         if not self._helper_free.acquire(blocking=False):
             return graph.run([first, second])
         try:
-            other = self._helper.submit(graph.run, [second])
+            try:
+                other = self._helper.submit(graph.run, [second])
+            except RuntimeError:
+                # The interpreter is exiting (no new futures then), as when a script returns while
+                # the model still loads: one batch, not a failed load.
+                return graph.run([first, second])
             return np.concatenate([graph.run([first]), other.result()])
         finally:
             self._helper_free.release()
