@@ -231,12 +231,12 @@ class FactSearch:
         return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
 
     def _scores(
-        self, tenant: str, user_id: str, prompt: str, k: int, *, gated: bool, said: Callable[[], Said]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Later[np.ndarray] | None, Callable[[], Said]]:
-        """(fact ids, scores, likeness) of the facts worth ranking, the vector the recall gate
-        reads (still being encoded, maybe), and what gives ``said()`` (called if anything ranks). ``likeness`` is the score
-        before any lexical boost: what the gate compares, since a prompt that shares a word with a
-        fact is not about the person for that."""
+        self, tenant: str, user_id: str, prompt: str, k: int, *, said: Callable[[], Said]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, Callable[[], Said]]:
+        """(fact ids, scores, likeness) of the facts worth ranking, the prompt's vector (recall's
+        gate reads it too), and what gives ``said()`` (called if anything ranks). ``likeness`` is
+        the score before any lexical boost: what the gate compares, since a prompt that shares a
+        word with a fact is not about the person for that."""
         if self.mode == "bm25":
             ids, scores = self._bm25(tenant, user_id, prompt, k)
             return ids, scores, scores, None, said
@@ -244,35 +244,30 @@ class FactSearch:
         if self.backfill is not None and self.backfill.pending(tenant, user_id):
             # The user's newest facts have no vector yet: they are embedded now, in one batch
             # with the prompt (or the search waits for the background batch holding them).
-            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt, gated=gated))
+            queries = self.backfill.flush(tenant, user_id, also=self._query_texts(prompt))
         index = self._index(tenant, user_id)
         if len(index.ids) == 0:
             none = np.zeros(0, dtype=np.float32)
             return index.ids, none, none, None, said
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
-        texts = self._query_texts(prompt, gated=gated)
         if queries is None:
-            # The text ranked against, and the one recall's gate reads when it differs, are
-            # encoded on helper threads (beside.py) while this one does the reads that need no
-            # vector: the lexical stage, then what the prompt itself stored (after the rows were
-            # read, see _said). The gate's vector is awaited only at the gate, after the ranking.
-            ranked_text = self.beside.start(partial(self.embedder.embed, texts[:1]))
-            gate_text = (
-                self.beside.start(partial(self.embedder.embed, texts[1:])) if texts[1:] else ranked_text
-            )
-            # Hand the GIL over now: the helpers tokenize and enter the model run (which lets go
+            # The prompt is encoded on a helper thread (beside.py) while this one does the reads
+            # that need no vector: the lexical stage, then what the prompt itself stored (after
+            # the rows were read, see _said).
+            encoded = self.beside.start(partial(self.embedder.embed, self._query_texts(prompt)))
+            # Hand the GIL over now: the helper tokenizes and enters the model run (which lets go
             # of it) before this thread's reads need it back between their statements. Without
             # this the reads often waited out the whole encode (in-process recall at 100k: p50
             # 10.8 ms instead of 6.5).
             time.sleep(0)
         else:
-            ranked_text = gate_text = Later.of(queries)
+            encoded = Later.of(queries)
         lexical = self._lexical(tenant, user_id, prompt, k, len(index.ids)) if weight else []
         stored = said()
-        query, as_written = ranked_text.result()[0], gate_text  # the gate reads the last row
+        query = encoded.result()[0]
         if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
             none = np.zeros(0, dtype=np.float32)
-            return index.ids[:0], none, none, as_written, said
+            return index.ids[:0], none, none, query, said
         rows, scores = self._vector_scores(index, query, k)
         likeness = scores
         if weight and lexical:
@@ -282,18 +277,15 @@ class FactSearch:
             scores = weighted_by_importance(ids, scores, *index.importance_arrays())
         if index.superseded:
             scores = _below_superseders(ids, scores, *index.superseded_pairs())
-        return ids, scores, likeness, as_written, lambda: stored
+        return ids, scores, likeness, query, lambda: stored
 
-    def _query_texts(self, prompt: str, *, gated: bool) -> list[str]:
-        """The text facts are ranked against, then (when it differs) the text recall's gate reads."""
-        if not self.dense:
-            return [prompt]
+    def _query_texts(self, prompt: str) -> list[str]:
+        """The one text the prompt is encoded as: facts are ranked against it, recall's gate reads it."""
         # Facts read "User ...", so a first-person prompt ("where do I live?") is ranked in the
-        # third person. The gate reads the prompt as written: "How do I sort a list?" is a task,
-        # while "How do the user sort a list?" sounds like a question about someone. The second
-        # goes through the model only when recall needs the gate.
-        rewritten = third_person(prompt)
-        return [rewritten, prompt] if gated and rewritten != prompt else [rewritten]
+        # third person. The gate judges the prompt as written, from this same vector
+        # (gate.RelevanceGate.personal, ``retold``): a second encode of the prompt as written
+        # cost a recall on 2 cores about as much as the first.
+        return [third_person(prompt) if self.dense else prompt]
 
     def nearest(
         self, tenant: str, user_id: str, vector: np.ndarray, *, before: int
@@ -345,14 +337,11 @@ class FactSearch:
         prompt: str,
         k: int,
         *,
-        gated: bool = False,
         without: Callable[[], Said] = lambda: (None, set()),
         keep: Keep | None = None,
-    ) -> tuple[list[tuple[Fact, float]], Later[np.ndarray] | None, float]:
+    ) -> tuple[list[tuple[Fact, float]], np.ndarray | None, float]:
         self.store.sync_facts(tenant, user_id)  # another server process may have written
-        ids, scores, likeness, query, said = self._scores(
-            tenant, user_id, prompt, k, gated=gated, said=without
-        )
+        ids, scores, likeness, query, said = self._scores(tenant, user_id, prompt, k, said=without)
         if len(ids) == 0:
             return [], query, 0.0
         count = min(POOL * k, len(ids))
@@ -420,14 +409,13 @@ class FactSearch:
             user_id,
             prompt,
             k,
-            gated=True,
             without=lambda: self._said(tenant, user_id, prompt),
             keep=keep,
         )
         if not ranked:
             return []
         if self.gate is not None and query is not None:
-            threshold = self.gate.threshold(query.result()[-1])
+            threshold = self.gate.threshold(query, retold=third_person(prompt) != prompt)
         else:
             threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
         best = ranked[0][1]
