@@ -76,7 +76,7 @@ def test_recall_encodes_beside_its_reads_and_answers_as_inline(server: LocalServ
     try:
         search.beside = Beside(executor)
         threaded = api.v1("/v1/memory/recall", "u", prompt=prompt)
-        assert executor.submitted == 2  # the prompt read in the third person, and as written
+        assert executor.submitted == 1  # the prompt, read in the third person (the gate reads it too)
         search.beside = Beside(None)
         inline = api.v1("/v1/memory/recall", "u", prompt=prompt)
     finally:
