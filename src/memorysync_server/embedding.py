@@ -237,8 +237,8 @@ class MiniLMEmbedder:
         self.tokenizer = WordPiece()
         # Two texts in one call (a turn's two facts, say): the second goes through the model on a
         # helper thread while the first runs here, which answers sooner than one padded batch and
-        # costs the same CPU. (Recall encodes its prompt's two readings on retrieval.beside's
-        # threads instead, one text per call.) One helper per embedder (minilm() shares one per process); a request
+        # costs the same CPU. (Recall encodes one text, on retrieval.beside's threads.) One
+        # helper per embedder (minilm() shares one per process); a request
         # that finds it busy (another request's second text) runs its own two as one batch instead
         # of queueing behind it.
         self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memorysync-encode")

@@ -32,7 +32,8 @@ log = logging.getLogger("memorysync_server")
 
 INT8, PUBLISHED = "int8-compute", "published"
 FORCED_GRAPH = {"int8": INT8, "published": PUBLISHED}
-CACHE_VERSION = 1
+# 2: a query is timed as the one text a recall encodes (version 1 timed two readings side by side).
+CACHE_VERSION = 2
 CACHE_ENTRIES = 8  # machines remembered by one cache file (a database moved between hosts)
 # A setting with more than one thread takes cores from the requests running beside it (two
 # intra-op threads cost add_turn 45% of its throughput, docs/search.md): it must answer a
@@ -45,8 +46,8 @@ MORE_THREADS_MARGIN = 0.8
 # really slower (AVX2 alone: 9.84 vs 6.09 ms a text, 11.4 vs 9.0 ms a query) both rules refuse it.
 BATCH_TOLERANCE = 1.1
 
-# What a recall encodes: the prompt as written and its third-person reading, side by side.
-PROBE_QUERY = ("Where does my sister live these days?", "Where does the user's sister live these days?")
+# What a recall encodes: one text, the prompt's third-person reading (retrieval.search).
+PROBE_QUERY = ("Where does the user's sister live these days?",)
 # What a write encodes: stored facts, in a batch (the backfill embeds up to 32 at a time; 8
 # keeps the probing short and costs per text about what 16 do).
 PROBE_BATCH = (
@@ -79,7 +80,7 @@ BASELINE = Candidate(PUBLISHED, 1)  # what the server ran before it measured: ne
 class Timing:
     """The fastest of the probe rounds, in milliseconds."""
 
-    query_ms: float  # one recall's two readings of a prompt
+    query_ms: float  # the one text a recall encodes
     batch_ms_per_text: float  # a batch of 8 facts, per fact
 
 
@@ -143,11 +144,11 @@ def usable_cpus() -> int:
 
 
 def thread_settings(cpus: int | None = None) -> tuple[int, ...]:
-    """The intra-op thread counts worth timing: one, and half the cores (up to 4), since a
-    recall already runs its two readings side by side. Two cores give one setting: two threads
-    for each of two runs take cores the other needs, and won the timing only on runs that
-    happened to find the machine idle (once in five at load 7, with a 2x faster query than the
-    other four runs measured)."""
+    """The intra-op thread counts worth timing: one, and half the cores (up to 4): while a
+    recall's prompt is encoded, the request's own reads (and other requests) run on the other
+    half. Two cores give one setting: two threads took the core those reads need, and won the
+    timing only on runs that happened to find the machine idle (once in five at load 7, with a 2x
+    faster query than the other four runs measured)."""
     cpus = cpus if cpus is not None else usable_cpus()
     many = min(cpus // 2, 4)  # beyond 4 threads a 6-layer model's small matrices stop scaling
     return (1,) if many <= 1 else (1, many)

@@ -60,7 +60,7 @@ class FakeMeasure:
         self.calls.append(sorted(encoders))
         out = {}
         for candidate, encode in encoders.items():
-            assert encode(list(PROBE_QUERY)).shape == (2, 384)
+            assert encode(list(PROBE_QUERY)).shape == (1, 384)
             scale = 1.0 if candidate.threads == 1 else self.threaded
             t = self.per_graph[candidate.graph]
             out[candidate] = Timing(t.query_ms * scale, t.batch_ms_per_text * scale)
@@ -119,7 +119,9 @@ def test_the_timing_interleaves_the_candidates_and_keeps_each_ones_fastest_run()
         def encode(texts: list[str]) -> np.ndarray:
             runs[0] += 1
             order.append(name)
-            now[0] += costs[name] * (10 if runs[0] == slowed[name] else 1) * (len(texts) / 2)
+            # A query is one text; a batch costs half a query per text.
+            per_call = 1 if len(texts) == 1 else len(texts) / 2
+            now[0] += costs[name] * (10 if runs[0] == slowed[name] else 1) * per_call
             return np.zeros((len(texts), 384), dtype=np.float32)
 
         return encode
