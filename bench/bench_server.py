@@ -315,14 +315,22 @@ def _measure_size(
         # runs' figures and their spread (min-max), so one unlucky run doesn't make the number.
         per_run: list[dict[str, float]] = []
         for run in range(runs):
+            # Fresh prompts for each measure: searches keep the facts they decoded
+            # (retrieval.fact_cache), and a prompt asked again would find its facts there.
+            if run:
+                prompts = _prompts(rng, texts, queries)
             recall, floor = _floor(server, http, body, prompts)
-            query = [_timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10}) for p in prompts]
+            query = [
+                _timed(http, "/v1/memory/query", {**body, "prompt": p, "k": 10})
+                for p in _prompts(rng, texts, queries)
+            ]
+            later = _prompts(rng, texts, min(50, queries))
             # The adapters' loop: a turn is stored, then the next prompt is recalled.
             after_write = []
             for i in range(min(50, queries)):
                 turn = {**body, "text": f"I went to event{run}x{i} with friend{i}"}
                 assert http.post("/v1/memory/add_turn", json=turn).status_code == 201
-                after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": prompts[i], "k": 10}))
+                after_write.append(_timed(http, "/v1/memory/recall", {**body, "prompt": later[i], "k": 10}))
             # Throughput at this size: the same user, who holds ``size`` memories.
             _drained(server)
             cpu_before = _cpu_s()

@@ -166,6 +166,16 @@ def test_another_users_memory_is_not_visible_anywhere(alice: Legacy, bob: Legacy
     assert alice.get(10**12, expect=404)["detail"].startswith("memory 1000000000000 is not visible")
 
 
+def test_a_search_after_an_edit_answers_the_memory_as_edited(alice: Legacy) -> None:
+    # Searches keep the memories they decoded (retrieval.fact_cache): an edit must reach them.
+    memory = alice.add("I play the cello in an orchestra", metadata={"origin": "tool"})
+    (found,) = [m for m in alice.query("What instrument do I play?")["memories"] if m["id"] == memory["id"]]
+    assert (found["tags"], found["event_type"], found["metadata"]["origin"]) == ([], "fact", "tool")
+    alice.patch(memory["id"], tags=["music"], event_type="hobby", metadata={"origin": "chat"})
+    (found,) = [m for m in alice.query("What instrument do I play?")["memories"] if m["id"] == memory["id"]]
+    assert (found["tags"], found["event_type"], found["metadata"]["origin"]) == (["music"], "hobby", "chat")
+
+
 def test_patch_edits_fields_records_revisions_and_refuses_text(alice: Legacy) -> None:
     memory = alice.add("I live in Oslo", metadata={"origin": "tool", "mood": "calm"})
     patched = alice.patch(

@@ -29,6 +29,7 @@ from ..storage import KEPT_TURN, Fact, FactsChange, Storage
 from .backfill import Backfill
 from .beside import Beside, Later, shared_beside
 from .embedders import Embedder, check_mode
+from .fact_cache import FactCache
 from .gate import RelevanceGate
 from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted
 from .ranking import (
@@ -100,6 +101,9 @@ class FactSearch:
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         store.on_facts_changed(self.invalidate)
+        # The facts behind the best rows, decoded once and kept until a change to them.
+        self.fact_cache = FactCache(store.facts.get)
+        store.on_facts_changed(self.fact_cache.changed)
 
     @property
     def dense(self) -> bool:
@@ -349,7 +353,7 @@ class FactSearch:
         pool = pool[np.lexsort((-ids[pool], -scores[pool]))]
         floor = self.noise_floor
         top = [int(i) for i in pool if scores[i] >= floor]
-        facts = self.store.facts.get(tenant, user_id, (int(ids[i]) for i in top))
+        facts = self.fact_cache.get(tenant, user_id, (int(ids[i]) for i in top))
         by_id = {fact.id: fact for fact in facts}
         left_out, echoes = said()
         out = []

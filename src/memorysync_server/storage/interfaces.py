@@ -189,8 +189,9 @@ class NewState:
 @dataclass(frozen=True)
 class FactsChange:
     """What changed in one user's facts: rows added (ids ascending, with their vectors), removed,
-    and/or newly superseded (old id -> id of the fact superseding it, None when cleared). None
-    given means "unknown": drop whatever is cached for this user."""
+    newly superseded (old id -> id of the fact superseding it, None when cleared), edited in place
+    (``FactStore.update``: any of EDITABLE_FIELDS) and/or given an importance. None given means
+    "unknown": drop whatever is cached for this user."""
 
     tenant: str
     user_id: str
@@ -199,6 +200,7 @@ class FactsChange:
     removed_ids: list[int] | None = None
     superseded: dict[int, int | None] | None = None
     importance: dict[int, float | None] | None = None
+    edited_ids: list[int] | None = None
 
     @property
     def unknown(self) -> bool:
@@ -207,6 +209,7 @@ class FactsChange:
             and self.removed_ids is None
             and self.superseded is None
             and self.importance is None
+            and self.edited_ids is None
         )
 
 

@@ -678,8 +678,8 @@ class PostgresFacts:
             assert after is not None
             _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
             tx.users.add((tenant, user_id))
-            if "importance" in changed:
-                tx.changes.append(FactsChange(tenant, user_id, importance={fact_id: fields["importance"]}))
+            importance = {fact_id: fields["importance"]} if "importance" in changed else None
+            tx.changes.append(FactsChange(tenant, user_id, importance=importance, edited_ids=[fact_id]))
             return _fact(after), changed
 
     def revisions(

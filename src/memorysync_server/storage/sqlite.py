@@ -519,10 +519,8 @@ class SqliteFacts:
                 ),
             )
             _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
-            if "importance" in changed:
-                self._db.facts_changed(
-                    FactsChange(tenant, user_id, importance={fact_id: fields["importance"]})
-                )
+            importance = {fact_id: fields["importance"]} if "importance" in changed else None
+            self._db.facts_changed(FactsChange(tenant, user_id, importance=importance, edited_ids=[fact_id]))
             return self.get(tenant, user_id, [fact_id])[0], changed
 
     def revisions(
