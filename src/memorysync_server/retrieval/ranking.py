@@ -156,25 +156,31 @@ def diversified(
     count = len(ranked)
     if count < 2:
         return ranked
-    likeness = vectors @ vectors.T
+    # What taking each memory charges each other one, worked out once: the loop then only takes
+    # maxima (a charge grows with the likeness, so the likest memory taken sets it).
+    charges = np.asarray(vectors @ vectors.T, dtype=np.float64)
+    charges -= REDUNDANT_FROM
+    np.maximum(charges, 0.0, out=charges)
+    charges *= REDUNDANT_WEIGHT
     group = np.asarray(turns)
-    likeness[group[:, None] == group[None, :]] = -1.0
+    charges[group[:, None] == group[None, :]] = 0.0
     scores = np.array([score for _, score in ranked], dtype=np.float64)
-    closest = np.full(count, -1.0)
-    left = np.ones(count, dtype=bool)
+    charge = np.zeros(count)
+    charged = scores.copy()
+    waiting = scores.copy()  # ``charged``, with -inf for the memories taken
     order: list[int] = []
     charged_at: list[float] = []
     leading: set[int] = set()
-    charged = scores
     while len(leading) < k and len(order) < count:
-        i = int(np.argmax(np.where(left, charged, -np.inf)))
-        left[i] = False
+        i = int(np.argmax(waiting))
         order.append(i)
         charged_at.append(float(charged[i]))
         leading.add(turns[i])
-        np.maximum(closest, likeness[i], out=closest)
-        charged = scores - REDUNDANT_WEIGHT * np.maximum(closest - REDUNDANT_FROM, 0.0)
-    rest = np.flatnonzero(left)
+        np.maximum(charge, charges[i], out=charge)
+        np.subtract(scores, charge, out=charged)
+        np.copyto(waiting, charged)
+        waiting[order] = -np.inf
+    rest = np.flatnonzero(waiting > -np.inf)
     rest = rest[np.argsort(-charged[rest], kind="stable")]
     order.extend(int(i) for i in rest)
     charged_at.extend(float(charged[i]) for i in rest)
