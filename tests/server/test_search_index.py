@@ -4,10 +4,13 @@ match an exact scan."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from memorysync_server.retrieval import FactSearch
-from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, UserIndex, _grown
+from memorysync_server.retrieval.beside import Beside
+from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, UserIndex, _grown, scan
 from memorysync_server.storage import KEPT_TURN, NewFact
 from memorysync_server.storage.sqlite import SqliteStorage
 
@@ -156,3 +159,16 @@ def test_nearest_finds_the_most_similar_older_fact_of_a_large_user_through_the_c
     assert found is not None and found[0] != ids[7777] and found[0] < ids[7777]
     assert search.stages["nearest (coarse + exact rerank)"] == 5 and not search.stages["nearest (exact)"]
     store.close()
+
+
+def test_a_long_scan_split_across_a_helper_scores_every_row_as_one_product_does() -> None:
+    rng = np.random.default_rng(3)
+    query = rng.standard_normal(DIM).astype(np.float32)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for rows in (SPLIT_ROWS - 1, SPLIT_ROWS, 3 * SPLIT_ROWS + 1):
+            matrix = rng.standard_normal((rows, DIM)).astype(np.float32)
+            expected = matrix @ query
+            for beside in (Beside(pool), Beside(None), None):
+                got = scan(matrix, query, beside)
+                assert got.shape == (rows,) and got.dtype == np.float32
+                np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)

@@ -7,15 +7,20 @@ exact scores).
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import TypeVar
 
 import numpy as np
+
+from .beside import Beside
 
 __all__ = [
     "COARSE_CANDIDATES",
     "COARSE_DIMS",
     "EXACT_SCAN_ROWS",
+    "SPLIT_ROWS",
     "UserIndex",
+    "scan",
 ]
 
 V = TypeVar("V")
@@ -25,6 +30,8 @@ V = TypeVar("V")
 EXACT_SCAN_ROWS = 20_000
 COARSE_DIMS = 64
 COARSE_CANDIDATES = 400
+# Scans of more rows than this run in two halves side by side (``scan``).
+SPLIT_ROWS = 4096
 
 
 def _grown(buffer: np.ndarray, used: int, rows: np.ndarray) -> np.ndarray:
@@ -198,12 +205,13 @@ class UserIndex:
         index.superseded = {k: v for k, v in self.superseded.items() if k not in gone}
         return index
 
-    def candidates(self, query: np.ndarray, count: int) -> np.ndarray | None:
-        """Row positions worth exact scoring, or None when every row should be scored."""
+    def candidates(self, query: np.ndarray, count: int, beside: Beside | None = None) -> np.ndarray | None:
+        """Row positions worth exact scoring, or None when every row should be scored; ``beside``
+        scans half the rows (``scan``)."""
         coarse = self.coarse
         if coarse is None or self.basis is None:
             return None
-        return _top(_best(coarse, query @ self.basis), count)
+        return _top(scan(coarse, query @ self.basis, beside), count)
 
 
 def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V]:
@@ -233,6 +241,21 @@ def _top(scores: np.ndarray, count: int) -> np.ndarray:
         if len(above) >= count:  # else (rarely) the sample was unlucky: partition every row
             return above[np.argpartition(scores[above], len(above) - count)[len(above) - count :]]
     return np.argpartition(scores, size - count)[size - count :]
+
+
+def scan(matrix: np.ndarray, query: np.ndarray, beside: Beside | None) -> np.ndarray:
+    """``matrix @ query``; a long matrix in two halves at once, the second on ``beside``'s helper
+    (a scan waits on memory, and two cores read it faster than one: recall p50 0.2-0.45 ms lower
+    at 100k memories, 0.4-0.7 ms at 10k, interleaved prompt by prompt in one server). Without a
+    helper free, both halves run here (``Later.result``)."""
+    if beside is None or beside.executor is None or len(matrix) < SPLIT_ROWS:
+        return np.asarray(matrix @ query)
+    half = len(matrix) // 2
+    out = np.empty(len(matrix), dtype=np.result_type(matrix, query))
+    second = beside.start(partial(np.dot, matrix[half:], query, out=out[half:]))
+    np.dot(matrix[:half], query, out=out[:half])
+    second.result()
+    return out
 
 
 def _best(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:

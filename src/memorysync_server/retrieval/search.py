@@ -31,7 +31,7 @@ from .beside import Beside, Later, shared_beside
 from .embedders import Embedder, check_mode
 from .fact_cache import FactCache
 from .gate import RelevanceGate
-from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted
+from .index import COARSE_CANDIDATES, UserIndex, _best, _changed, _in_sorted, scan
 from .ranking import (
     BM25_HALF,
     HYBRID_WEIGHT,
@@ -221,10 +221,11 @@ class FactSearch:
             # A prompt touches few hashed features: multiply only those columns.
             active = np.flatnonzero(query)
             return np.arange(len(index.ids)), np.clip(index.matrix[:, active] @ query[active], 0.0, 1.0)
-        rows = index.candidates(query, max(COARSE_CANDIDATES, 8 * k))
+        # Long scans run half on a helper thread (index.scan): the encode that used it is done.
+        rows = index.candidates(query, max(COARSE_CANDIDATES, 8 * k), self.beside)
         if rows is None:
             self.stages["vector (exact)"] += 1
-            return np.arange(len(index.ids)), np.clip(_best(index.matrix, query), 0.0, 1.0)
+            return np.arange(len(index.ids)), np.clip(scan(index.matrix, query, self.beside), 0.0, 1.0)
         self.stages["vector (coarse + exact rerank)"] += 1
         if index.superseded:
             # A candidate's superseder is scored too, so the newer value can rank above it.
