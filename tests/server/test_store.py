@@ -29,8 +29,9 @@ DATA = Path(__file__).parent / "data"
 EMBEDDER = HashingEmbedder()
 
 
-def fact(text: str, **kw) -> NewFact:
-    return NewFact(text=text, source="chat", metadata={}, vector=EMBEDDER.embed([text])[0], **kw)
+def fact(text: str, metadata_from: str | None = None, **kw) -> NewFact:
+    metadata = {} if metadata_from is None else {"distilled_from": metadata_from}
+    return NewFact(text=text, source="chat", metadata=metadata, vector=EMBEDDER.embed([text])[0], **kw)
 
 
 def test_new_file_is_wal_at_the_latest_version(tmp_path) -> None:
@@ -167,6 +168,36 @@ def test_the_search_cache_follows_commits_and_ignores_rollbacks(db) -> None:
     fresh = FactSearch(store, EMBEDDER)
     for prompt in ("vegan", "cello", "bees", "rows"):
         assert found(prompt) == [f.text for f, _ in fresh.search("t", "u", prompt, 5)]
+    store.close()
+
+
+def test_turn_marks_tell_each_facts_turn_as_loaded_and_as_announced(db) -> None:
+    # Search groups a kept turn with its facts from these marks without decoding any fact: the
+    # marks read at load and the ones announced with each added row must say the same.
+    store = open_storage(db)
+    announced: list[tuple[list[int], list[object]]] = []
+    store.on_facts_changed(
+        lambda change: announced.append((change.added_ids, change.added_marks)) if change.added_ids else None
+    )
+    said = "Long day. I play the cello, rehearsals are on Thursdays."
+    (turn,) = store.facts.add("t", "u", [fact(said, event_type="conversation")])
+    (alone,) = store.facts.add("t", "u", [fact("User plays the cello", metadata_from=f"m_{turn}")])
+    unembedded = NewFact(
+        "User rehearses on Thursdays", "chat", {"distilled_from": f"m_{turn}"}, np.zeros(0, np.float32)
+    )
+    (late,) = store.facts.add("t", "u", [unembedded])
+    ids, marks = store.facts.turn_marks("t", "u")
+    assert ids.tolist() == [turn, alone, late]
+    assert marks == [("conversation", None), ("fact", f"m_{turn}"), ("fact", f"m_{turn}")]
+    assert announced[:3] == [
+        ([turn], [("conversation", None)]),
+        ([alone], [("fact", f"m_{turn}")]),
+        ([late], [("fact", f"m_{turn}")]),
+    ]
+    # A vector written late (after the answer) announces the row again, with its mark.
+    store.facts.replace_vectors("t", "u", [(late, EMBEDDER.embed(["User rehearses on Thursdays"])[0])])
+    assert announced[3] == ([late], [("fact", f"m_{turn}")])
+    assert store.facts.turn_marks("t", "other")[0].tolist() == []
     store.close()
 
 

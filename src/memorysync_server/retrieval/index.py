@@ -18,9 +18,13 @@ __all__ = [
     "COARSE_CANDIDATES",
     "COARSE_DIMS",
     "EXACT_SCAN_ROWS",
+    "FACT",
     "SPLIT_ROWS",
+    "TURN",
+    "UNKNOWN",
     "UserIndex",
     "scan",
+    "unknown_marks",
 ]
 
 V = TypeVar("V")
@@ -79,9 +83,15 @@ class _CoarseBuild:
             self.done.set()
 
 
+# A row's kind (``UserIndex.kinds``): a fact, a kept turn, or not known here (decode the fact).
+FACT, TURN, UNKNOWN = 0, 1, -1
+
+
 class UserIndex:
     """One user's facts in memory: ids (in id order unless some vectors came late), vectors, the
-    coarse projection large users are scanned with first, and which facts are superseded by which."""
+    coarse projection large users are scanned with first, which facts are superseded by which,
+    and each row's turn and kind (``turns``, ``kinds``), so a search groups a turn with its facts
+    before decoding any."""
 
     def __init__(
         self,
@@ -90,12 +100,14 @@ class UserIndex:
         superseded: dict[int, int],
         dense: bool,
         importance: dict[int, float] | None = None,
+        marks: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         self.size = len(ids)
         self.importance: dict[int, float] = importance or {}
         self._weights: tuple[dict[int, float], np.ndarray, np.ndarray] | None = None
         self._ids = ids
         self._matrix = matrix
+        self._turns, self._kinds = marks if marks is not None else unknown_marks(len(ids))
         self._coarse: np.ndarray | None = None
         self.basis: np.ndarray | None = None
         self._build: _CoarseBuild | None = None
@@ -163,6 +175,26 @@ class UserIndex:
         return self._matrix[: self.size]
 
     @property
+    def turns(self) -> np.ndarray:
+        """Each row's turn id (``turns.turn_id``); meaningful where ``kinds`` is not UNKNOWN."""
+        return self._turns[: self.size]
+
+    @property
+    def kinds(self) -> np.ndarray:
+        """Each row's kind: FACT, TURN (a kept turn) or UNKNOWN (an edit or a late vector)."""
+        return self._kinds[: self.size]
+
+    def forget_marks(self, fact_ids: np.ndarray) -> UserIndex:
+        """A copy whose rows of ``fact_ids`` (edited: their kind or turn may have changed) are
+        UNKNOWN, so searches decode them."""
+        where, found = self.positions(fact_ids)
+        index = self._copy()
+        index._kinds = self.kinds.copy()
+        index._kinds[where[found]] = UNKNOWN
+        index._turns = self.turns
+        return index
+
+    @property
     def coarse(self) -> np.ndarray | None:
         build = self._build
         if self._coarse is None and build is not None and build.done.is_set() and build.basis is not None:
@@ -178,13 +210,18 @@ class UserIndex:
         index._sorted = None  # the copy's rows change
         return index
 
-    def appended(self, ids: np.ndarray, vectors: np.ndarray) -> UserIndex:
+    def appended(
+        self, ids: np.ndarray, vectors: np.ndarray, marks: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> UserIndex:
+        turns, kinds = marks if marks is not None else unknown_marks(len(ids))
         index = self._copy()
         if self.size == 0:
-            index._ids, index._matrix = ids, vectors
+            index._ids, index._matrix, index._turns, index._kinds = ids, vectors, turns, kinds
         else:
             index._ids = _grown(self._ids, self.size, ids)
             index._matrix = _grown(self._matrix, self.size, vectors)
+            index._turns = _grown(self._turns, self.size, turns)
+            index._kinds = _grown(self._kinds, self.size, kinds)
         if self.basis is not None and self._coarse is not None:
             index._coarse = _grown(self._coarse, self.size, vectors @ self.basis)
         index.size = self.size + len(ids)
@@ -195,6 +232,7 @@ class UserIndex:
         keep = ~np.isin(self.ids, removed)
         index = self._copy()
         index._ids, index._matrix = self.ids[keep], self.matrix[keep]
+        index._turns, index._kinds = self.turns[keep], self.kinds[keep]
         coarse = self.coarse
         index._coarse = None if coarse is None else coarse[keep]
         index.size = int(keep.sum())
@@ -212,6 +250,11 @@ class UserIndex:
         if coarse is None or self.basis is None:
             return None
         return _top(scan(coarse, query @ self.basis, beside), count)
+
+
+def unknown_marks(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(turns, kinds) of ``count`` rows whose turn is not known here."""
+    return np.zeros(count, dtype=np.int64), np.full(count, UNKNOWN, dtype=np.int8)
 
 
 def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..storage import Fact, StateRow
+from ..storage import StateRow
 from .embedders import Embedder
 from .index import UserIndex, _best, _in_sorted, _locate
 from .text import content_words, stem
@@ -146,16 +146,16 @@ REDUNDANT_WEIGHT = 0.5
 
 
 def diversified(
-    ranked: list[tuple[Fact, float]], vectors: np.ndarray, turns: list[int], k: int
-) -> list[tuple[Fact, float]]:
-    """``ranked`` (best first, with the memories' ``vectors`` and the ``turns`` they came from)
-    reordered greedily until ``k`` turns lead it: each next memory is the best once its likeness
-    to those already taken is charged (maximal marginal relevance with a threshold). The rest
-    follow, charged against those. Members of one turn are not charged for each other: they
-    take one place anyway (turns.one_per_turn). Scores stay in descending order."""
-    count = len(ranked)
+    scores: list[float], vectors: np.ndarray, turns: list[int], k: int
+) -> list[tuple[int, float]]:
+    """Memories ranked best first (their ``scores``, ``vectors`` and the ``turns`` they came from)
+    reordered greedily until ``k`` turns lead: each next memory is the best once its likeness to
+    those already taken is charged (maximal marginal relevance with a threshold). The rest follow,
+    charged against those. Members of one turn are not charged for each other: they take one
+    place anyway (turns.one_per_turn). (position, charged score) pairs, scores descending."""
+    count = len(scores)
     if count < 2:
-        return ranked
+        return [(i, score) for i, score in enumerate(scores)]
     # What taking each memory charges each other one, worked out once: the loop then only takes
     # maxima (a charge grows with the likeness, so the likest memory taken sets it).
     charges = np.asarray(vectors @ vectors.T, dtype=np.float64)
@@ -164,10 +164,10 @@ def diversified(
     charges *= REDUNDANT_WEIGHT
     group = np.asarray(turns)
     charges[group[:, None] == group[None, :]] = 0.0
-    scores = np.array([score for _, score in ranked], dtype=np.float64)
+    base = np.array(scores, dtype=np.float64)
     charge = np.zeros(count)
-    charged = scores.copy()
-    waiting = scores.copy()  # ``charged``, with -inf for the memories taken
+    charged = base.copy()
+    waiting = base.copy()  # ``charged``, with -inf for the memories taken
     order: list[int] = []
     charged_at: list[float] = []
     leading: set[int] = set()
@@ -177,14 +177,14 @@ def diversified(
         charged_at.append(float(charged[i]))
         leading.add(turns[i])
         np.maximum(charge, charges[i], out=charge)
-        np.subtract(scores, charge, out=charged)
+        np.subtract(base, charge, out=charged)
         np.copyto(waiting, charged)
         waiting[order] = -np.inf
     rest = np.flatnonzero(waiting > -np.inf)
     rest = rest[np.argsort(-charged[rest], kind="stable")]
     order.extend(int(i) for i in rest)
     charged_at.extend(float(charged[i]) for i in rest)
-    return [(ranked[i][0], round(max(score, 0.0), 6)) for i, score in zip(order, charged_at, strict=True)]
+    return [(i, round(max(score, 0.0), 6)) for i, score in zip(order, charged_at, strict=True)]
 
 
 def companion_threshold(gate: float, best: float) -> float:

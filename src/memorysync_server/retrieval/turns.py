@@ -11,9 +11,15 @@ itself, whose words carry what extraction left out.
 
 from __future__ import annotations
 
-from ..storage import KEPT_TURN, Fact
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["FACT_MARGIN", "POOL", "one_per_turn", "turn_of"]
+import numpy as np
+
+from ..storage import KEPT_TURN, Fact, TurnMark
+from .index import FACT, TURN, UNKNOWN
+
+__all__ = ["FACT_MARGIN", "POOL", "marks_of", "one_per_turn", "turn_id", "turn_of"]
 
 # A fact stands for its turn when it scores at least the turn's best minus this.
 FACT_MARGIN = 0.15
@@ -21,30 +27,56 @@ FACT_MARGIN = 0.15
 POOL = 4
 
 
+def turn_id(fact_id: int, event_type: str, source: Any) -> int:
+    """The id of the turn a memory came from (its own id for a turn or a stand-alone fact), from
+    its event type and its ``metadata.distilled_from`` (``source``)."""
+    if event_type == KEPT_TURN:
+        return fact_id
+    if isinstance(source, str) and source.startswith("m_") and source[2:].isdecimal():
+        return int(source[2:])
+    return fact_id
+
+
 def turn_of(fact: Fact) -> int:
     """The id of the turn a memory came from (its own id for a turn or a stand-alone fact)."""
-    if fact.event_type == KEPT_TURN:
-        return fact.id
-    source = fact.metadata.get("distilled_from")
-    if isinstance(source, str) and source.startswith("m_") and source[2:].isdigit():
-        return int(source[2:])
-    return fact.id
+    return turn_id(fact.id, fact.event_type, fact.metadata.get("distilled_from"))
+
+
+def marks_of(
+    ids: np.ndarray, marks: Sequence[TurnMark], of: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(turn ids, kinds) as ``UserIndex`` keeps them, of the facts ``ids`` with their ``marks``;
+    with ``of`` (ids ascending, as ``ids``), of those rows instead: UNKNOWN where ``ids`` lacks one."""
+    count = len(ids)
+    turns = np.fromiter(
+        (turn_id(int(i), event, source) for i, (event, source) in zip(ids, marks, strict=True)),
+        dtype=np.int64,
+        count=count,
+    )
+    kinds = np.fromiter(
+        (TURN if event == KEPT_TURN else FACT for event, _ in marks), dtype=np.int8, count=count
+    )
+    if of is None:
+        return turns, kinds
+    if count == 0:
+        return np.zeros(len(of), dtype=np.int64), np.full(len(of), UNKNOWN, dtype=np.int8)
+    at = np.minimum(np.searchsorted(ids, of), count - 1)
+    found = ids[at] == of
+    return turns[at], np.where(found, kinds[at], np.int8(UNKNOWN)).astype(np.int8)
 
 
 def one_per_turn(
-    ranked: list[tuple[Fact, float]], k: int, *, without: int | None = None
-) -> list[tuple[Fact, float]]:
-    """``ranked`` (best first) with one member per turn, at most ``k``; ``without`` leaves out
-    one turn and its facts (recall's own prompt, captured just before it)."""
-    groups: dict[int, list[tuple[Fact, float]]] = {}
-    for fact, score in ranked:
-        key = turn_of(fact)
-        if key != without:
-            groups.setdefault(key, []).append((fact, score))
-    out: list[tuple[Fact, float]] = []
+    turns: Sequence[int], kinds: Sequence[int], scores: Sequence[float], k: int
+) -> list[tuple[int, float]]:
+    """Of memories ranked best first (each one's turn, kind and score), one member per turn, at
+    most ``k``: (position of the member chosen, the turn's best score)."""
+    groups: dict[int, list[int]] = {}
+    for position, turn in enumerate(turns):
+        groups.setdefault(turn, []).append(position)
+    out: list[tuple[int, float]] = []
     for members in list(groups.values())[:k]:
-        best = members[0][1]
-        facts = [member for member in members if member[0].event_type != KEPT_TURN]
-        chosen = facts[0] if facts and facts[0][1] >= best - FACT_MARGIN else members[0]
-        out.append((chosen[0], best))
+        best = scores[members[0]]
+        facts = [member for member in members if kinds[member] != TURN]
+        chosen = facts[0] if facts and scores[facts[0]] >= best - FACT_MARGIN else members[0]
+        out.append((chosen, best))
     return out

@@ -186,17 +186,24 @@ class NewState:
         object.__setattr__(self, "value_json", encode_json(self.value))
 
 
+# (event type, ``metadata.distilled_from``) of a fact: which turn it came from, read without
+# decoding the fact (retrieval/turns.py turn_id).
+TurnMark = tuple[str, Any]
+
+
 @dataclass(frozen=True)
 class FactsChange:
     """What changed in one user's facts: rows added (ids ascending, with their vectors), removed,
     newly superseded (old id -> id of the fact superseding it, None when cleared), edited in place
     (``FactStore.update``: any of EDITABLE_FIELDS) and/or given an importance. None given means
-    "unknown": drop whatever is cached for this user."""
+    "unknown": drop whatever is cached for this user. ``added_marks`` gives each added row's
+    ``TurnMark`` when the writer knows it (search groups a turn with its facts from it)."""
 
     tenant: str
     user_id: str
     added_ids: list[int] | None = None
     added_vectors: np.ndarray | None = None
+    added_marks: list[TurnMark] | None = None
     removed_ids: list[int] | None = None
     superseded: dict[int, int | None] | None = None
     importance: dict[int, float | None] | None = None
@@ -247,6 +254,11 @@ class FactStore(Protocol):
     def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(ids ascending as int64, float32 matrix with one row per id) of the user's facts; with
         ``dim``, only the facts whose stored vector is ``dim`` wide."""
+        ...
+
+    def turn_marks(self, tenant: str, user_id: str) -> tuple[np.ndarray, list[TurnMark]]:
+        """(ids ascending as int64, each fact's ``TurnMark``) of the user's facts: a search groups
+        a kept turn with the facts distilled from it before decoding any."""
         ...
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
@@ -578,6 +590,7 @@ __all__ = [
     "StorageConflict",
     "StorageFull",
     "Turn",
+    "TurnMark",
     "TurnStore",
     "UserDetail",
     "UserSummary",

@@ -54,6 +54,7 @@ from .interfaces import (
     StorageConflict,
     StorageFull,
     Turn,
+    TurnMark,
     UserDetail,
     UserSummary,
     utc_now,
@@ -387,6 +388,7 @@ class PostgresFacts:
             now = self._db.clock()
             ids: list[int] = []
             vectors: list[np.ndarray] = []
+            marks: list[TurnMark] = []
             for start in range(0, len(unique), 2000):
                 batch = unique[start : start + 2000]
                 rows = tx.conn.execute(
@@ -432,6 +434,7 @@ class PostgresFacts:
                         continue
                     ids.append(int(row["id"]))
                     vectors.append(np.asarray(f.vector, dtype=np.float32))
+                    marks.append((f.event_type, f.metadata.get("distilled_from")))
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
                     changed, diff = revisions.created(f)
                     created.append((int(row["id"]), dump(changed), dump(diff), f.actor))
@@ -454,7 +457,13 @@ class PostgresFacts:
                 tx.added += len(ids)
                 tx.users.add((tenant, user_id))
                 tx.changes.append(
-                    FactsChange(tenant, user_id, added_ids=ids, added_vectors=np.asarray(vectors, np.float32))
+                    FactsChange(
+                        tenant,
+                        user_id,
+                        added_ids=ids,
+                        added_vectors=np.asarray(vectors, np.float32),
+                        added_marks=marks,
+                    )
                 )
         return ids
 
@@ -527,6 +536,31 @@ class PostgresFacts:
             ).fetchall()
         return id_matrix(rows)
 
+    def turn_marks(self, tenant: str, user_id: str) -> tuple[np.ndarray, list[TurnMark]]:
+        pairs = self._marks_where(tenant, user_id, "", ())
+        return np.fromiter((i for i, _ in pairs), dtype=np.int64, count=len(pairs)), [m for _, m in pairs]
+
+    def _marks_where(
+        self, tenant: str, user_id: str, where: str, args: Sequence[Any]
+    ) -> list[tuple[int, TurnMark]]:
+        # Parsed here, not as jsonb: a "\u0000" that json.dumps wrote is valid JSON that jsonb
+        # refuses. Only rows that carry the key at all are parsed.
+        rows = self._db.all(
+            "SELECT id, event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0 THEN metadata END"
+            f" AS metadata FROM facts WHERE tenant = %s AND user_id = %s{where} ORDER BY id",
+            (tenant, user_id, *args),
+        )
+        return [
+            (
+                int(row["id"]),
+                (
+                    row["event_type"],
+                    None if row["metadata"] is None else json.loads(row["metadata"]).get("distilled_from"),
+                ),
+            )
+            for row in rows
+        ]
+
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.all(
             "SELECT id, text FROM facts WHERE tenant = %s AND user_id = %s AND length(vector) <> %s ORDER BY id",
@@ -552,12 +586,15 @@ class PostgresFacts:
                     (pair for pair in vectors if int(pair[0]) in changed), key=lambda pair: pair[0]
                 )
                 tx.users.add((tenant, user_id))
+                added = [int(i) for i, _ in pairs]
+                marks = dict(self._marks_where(tenant, user_id, " AND id = ANY(%s)", (added,)))
                 tx.changes.append(
                     FactsChange(
                         tenant,
                         user_id,
-                        added_ids=[int(i) for i, _ in pairs],
+                        added_ids=added,
                         added_vectors=np.asarray([v for _, v in pairs], dtype=np.float32),
+                        added_marks=[marks.get(i, ("", None)) for i in added],
                     )
                 )
 

@@ -38,6 +38,7 @@ from .interfaces import (
     StateRow,
     StorageFull,
     Turn,
+    TurnMark,
     UserDetail,
     UserSummary,
     utc_now,
@@ -344,7 +345,10 @@ class SqliteFacts:
             )
             ids.append(fact_id)
         vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
-        self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors))
+        marks = [(f.event_type, f.metadata.get("distilled_from")) for f in facts]
+        self._db.facts_changed(
+            FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors, added_marks=marks)
+        )
         return ids
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
@@ -396,6 +400,22 @@ class SqliteFacts:
             )
         return id_matrix(rows)
 
+    def turn_marks(self, tenant: str, user_id: str) -> tuple[np.ndarray, list[TurnMark]]:
+        pairs = self._marks_where(tenant, user_id, "", ())
+        return np.fromiter((i for i, _ in pairs), dtype=np.int64, count=len(pairs)), [m for _, m in pairs]
+
+    def _marks_where(
+        self, tenant: str, user_id: str, where: str, args: Sequence[Any]
+    ) -> list[tuple[int, TurnMark]]:
+        # json_extract only where the key is written at all: most facts carry no such mark.
+        rows = self._db.read(
+            "SELECT id, event_type, CASE WHEN instr(metadata, '\"distilled_from\"') > 0"
+            " THEN json_extract(metadata, '$.distilled_from') END FROM facts"
+            f" WHERE tenant = ? AND user_id = ?{where} ORDER BY id",
+            (tenant, user_id, *args),
+        )
+        return [(int(row[0]), (row[1], row[2])) for row in rows]
+
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.read(
             "SELECT id, text FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) != ? ORDER BY id",
@@ -419,7 +439,16 @@ class SqliteFacts:
                     rows.append(vector)
             if ids:
                 added = np.asarray(rows, dtype=np.float32)
-                self._db.facts_changed(FactsChange(tenant, user_id, added_ids=ids, added_vectors=added))
+                marks = dict(self._marks_where(tenant, user_id, f" AND id IN ({_marks(ids)})", ids))
+                self._db.facts_changed(
+                    FactsChange(
+                        tenant,
+                        user_id,
+                        added_ids=ids,
+                        added_vectors=added,
+                        added_marks=[marks.get(i, ("", None)) for i in ids],
+                    )
+                )
 
     def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
         rows = self._db.read(
