@@ -84,16 +84,20 @@ def _boosted(
     boost = np.array([weight * max(b, 0.0) / best for _, b in lexical], dtype=np.float32)
     where, ok = index.positions(fact_ids)
     where, boost = where[ok], boost[ok]
-    if len(rows) == len(index.ids) and bool((rows[1:] > rows[:-1]).all()):
-        # Every row was scored, in order (an exact scan): each match is scored where it sits,
-        # no set difference over 10k rows (~1 ms) needed to find that.
+    if len(rows) == len(index.ids):
+        # Every row was scored, in order (an exact scan): each match is scored where it sits.
         at = where
     else:
-        missing = np.setdiff1d(where, rows)
+        # ``rows`` ascend (the coarse stage's candidates, sorted): matches are found by binary
+        # search, and the ones it left out are scored and merged in, keeping the order.
+        at, scored = _in_sorted(rows, where)
+        missing = np.unique(where[~scored])
         if len(missing):
             rows = np.concatenate([rows, missing])
             scores = np.concatenate([scores, np.clip(_best(index.matrix[missing], query), 0.0, 1.0)])
-        at, _ = _locate(rows, where)
+            order = np.argsort(rows, kind="stable")
+            rows, scores = rows[order], scores[order]
+            at, _ = _in_sorted(rows, where)
     likeness = scores
     scores = scores.copy()
     scores[at] = scores[at] + boost * (1.0 - scores[at])

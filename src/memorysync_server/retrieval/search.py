@@ -233,6 +233,9 @@ class FactSearch:
             self.stages["vector (exact)"] += 1
             return np.arange(len(index.ids)), np.clip(scan(index.matrix, query, self.beside), 0.0, 1.0)
         self.stages["vector (coarse + exact rerank)"] += 1
+        # In row order: the rows are read in address order, and the steps after find rows in
+        # them by binary search (no sort of the candidates each).
+        rows = np.sort(rows)
         if index.superseded:
             # A candidate's superseder is scored too, so the newer value can rank above it.
             old, new = index.superseded_pairs()
@@ -276,10 +279,6 @@ class FactSearch:
             encoded = Later.of(queries)
         lexical = self._lexical(tenant, user_id, prompt, k, len(index.ids)) if weight else []
         stored = said()
-        if lexical and self.beside is not INLINE:
-            # The prompt is still being encoded: the facts BM25 found are often among the best
-            # (a third of those the ranking reads at 100k), so they are decoded now, not after.
-            self.fact_cache.get(tenant, user_id, (fact_id for fact_id, _ in lexical))
         query = encoded.result()[0]
         if not np.any(query) or index.matrix.shape[1] != query.shape[0]:
             none = np.zeros(0, dtype=np.float32)
