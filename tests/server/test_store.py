@@ -173,7 +173,7 @@ def test_the_search_cache_follows_commits_and_ignores_rollbacks(db) -> None:
 
 def test_turn_marks_tell_each_facts_turn_as_loaded_and_as_announced(db) -> None:
     # Search groups a kept turn with its facts from these marks without decoding any fact: the
-    # marks read at load and the ones announced with each added row must say the same.
+    # marks read with the vectors and the ones announced with each added row must say the same.
     store = open_storage(db)
     announced: list[tuple[list[int], list[object]]] = []
     store.on_facts_changed(
@@ -186,18 +186,20 @@ def test_turn_marks_tell_each_facts_turn_as_loaded_and_as_announced(db) -> None:
         "User rehearses on Thursdays", "chat", {"distilled_from": f"m_{turn}"}, np.zeros(0, np.float32)
     )
     (late,) = store.facts.add("t", "u", [unembedded])
-    ids, marks = store.facts.turn_marks("t", "u")
-    assert ids.tolist() == [turn, alone, late]
-    assert marks == [("conversation", None), ("fact", f"m_{turn}"), ("fact", f"m_{turn}")]
-    assert announced[:3] == [
+    assert announced == [
         ([turn], [("conversation", None)]),
         ([alone], [("fact", f"m_{turn}")]),
         ([late], [("fact", f"m_{turn}")]),
     ]
+    ids, matrix, marks = store.facts.indexed("t", "u", EMBEDDER.dim)
+    assert ids.tolist() == [turn, alone] and matrix.shape == (2, EMBEDDER.dim)  # no vector yet: not indexed
+    assert marks == [("conversation", None), ("fact", f"m_{turn}")]
     # A vector written late (after the answer) announces the row again, with its mark.
     store.facts.replace_vectors("t", "u", [(late, EMBEDDER.embed(["User rehearses on Thursdays"])[0])])
     assert announced[3] == ([late], [("fact", f"m_{turn}")])
-    assert store.facts.turn_marks("t", "other")[0].tolist() == []
+    ids, matrix, marks = store.facts.indexed("t", "u", EMBEDDER.dim)
+    assert ids.tolist() == [turn, alone, late] and marks[2] == ("fact", f"m_{turn}")
+    assert store.facts.indexed("t", "other", EMBEDDER.dim)[0].tolist() == []
     store.close()
 
 

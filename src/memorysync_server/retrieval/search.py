@@ -163,13 +163,13 @@ class FactSearch:
         self.stages["load"] += 1
         with self._lock:
             generation = self._generation.get(key, 0)
-        ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+        ids, matrix, marks = self.store.facts.indexed(tenant, user_id, self.embedder.dim)
         if self.store.facts.page(tenant, user_id, 1, 0, kept_turns=True)[1] != len(ids):
             # Some facts carry another embedder's vectors: give them ours, then read again.
             self._refresh_stale_vectors(tenant, user_id)
             with self._lock:
                 generation = self._generation.get(key, 0)
-            ids, matrix = self.store.facts.vectors(tenant, user_id, dim=self.embedder.dim)
+            ids, matrix, marks = self.store.facts.indexed(tenant, user_id, self.embedder.dim)
         # Hashed prompts touch few features: column-major lets the lexical mode read only those
         # columns. Dense sentence vectors use every column, so rows stay contiguous.
         matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)
@@ -179,7 +179,7 @@ class FactSearch:
             self.store.facts.superseded(tenant, user_id),
             self.dense,
             self.store.facts.importance(tenant, user_id),
-            marks_of(*self.store.facts.turn_marks(tenant, user_id), of=ids),
+            marks_of(ids, marks),
         )
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.

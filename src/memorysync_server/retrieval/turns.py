@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..storage import KEPT_TURN, Fact, TurnMark
-from .index import FACT, TURN, UNKNOWN
+from .index import FACT, TURN
 
 __all__ = ["FACT_MARGIN", "POOL", "marks_of", "one_per_turn", "turn_id", "turn_of"]
 
@@ -42,11 +42,8 @@ def turn_of(fact: Fact) -> int:
     return turn_id(fact.id, fact.event_type, fact.metadata.get("distilled_from"))
 
 
-def marks_of(
-    ids: np.ndarray, marks: Sequence[TurnMark], of: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(turn ids, kinds) as ``UserIndex`` keeps them, of the facts ``ids`` with their ``marks``;
-    with ``of`` (ids ascending, as ``ids``), of those rows instead: UNKNOWN where ``ids`` lacks one."""
+def marks_of(ids: np.ndarray, marks: Sequence[TurnMark]) -> tuple[np.ndarray, np.ndarray]:
+    """(turn ids, kinds) as ``UserIndex`` keeps them, of the facts ``ids`` with their ``marks``."""
     count = len(ids)
     turns = np.fromiter(
         (turn_id(int(i), event, source) for i, (event, source) in zip(ids, marks, strict=True)),
@@ -56,13 +53,7 @@ def marks_of(
     kinds = np.fromiter(
         (TURN if event == KEPT_TURN else FACT for event, _ in marks), dtype=np.int8, count=count
     )
-    if of is None:
-        return turns, kinds
-    if count == 0:
-        return np.zeros(len(of), dtype=np.int64), np.full(len(of), UNKNOWN, dtype=np.int8)
-    at = np.minimum(np.searchsorted(ids, of), count - 1)
-    found = ids[at] == of
-    return turns[at], np.where(found, kinds[at], np.int8(UNKNOWN)).astype(np.int8)
+    return turns, kinds
 
 
 def one_per_turn(

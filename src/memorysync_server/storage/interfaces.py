@@ -256,9 +256,10 @@ class FactStore(Protocol):
         ``dim``, only the facts whose stored vector is ``dim`` wide."""
         ...
 
-    def turn_marks(self, tenant: str, user_id: str) -> tuple[np.ndarray, list[TurnMark]]:
-        """(ids ascending as int64, each fact's ``TurnMark``) of the user's facts: a search groups
-        a kept turn with the facts distilled from it before decoding any."""
+    def indexed(self, tenant: str, user_id: str, dim: int) -> tuple[np.ndarray, np.ndarray, list[TurnMark]]:
+        """What a search index holds, in one read: ``vectors(dim=dim)`` and each of those facts'
+        ``TurnMark`` (a search groups a kept turn with the facts distilled from it before
+        decoding any)."""
         ...
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:

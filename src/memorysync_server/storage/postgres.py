@@ -111,6 +111,15 @@ def _dec(value: Any) -> Any:
     return value
 
 
+# A fact's TurnMark, read as (event type, metadata where it holds the key at all). Parsed here,
+# not as jsonb: a "\u0000" that json.dumps wrote is valid JSON that jsonb refuses.
+_MARK_COLUMNS = "event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0 THEN metadata END"
+
+
+def _mark(event_type: str, metadata: str | None) -> TurnMark:
+    return event_type, None if metadata is None else json.loads(metadata).get("distilled_from")
+
+
 def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: _dec(v) for k, v in row.items()}
 
@@ -536,30 +545,25 @@ class PostgresFacts:
             ).fetchall()
         return id_matrix(rows)
 
-    def turn_marks(self, tenant: str, user_id: str) -> tuple[np.ndarray, list[TurnMark]]:
-        pairs = self._marks_where(tenant, user_id, "", ())
-        return np.fromiter((i for i, _ in pairs), dtype=np.int64, count=len(pairs)), [m for _, m in pairs]
+    def indexed(self, tenant: str, user_id: str, dim: int) -> tuple[np.ndarray, np.ndarray, list[TurnMark]]:
+        with self._db.conn() as conn:
+            cur = conn.cursor(row_factory=tuple_row)
+            rows = cur.execute(
+                f"SELECT id, vector, {_MARK_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s"
+                " AND length(vector) = %s ORDER BY id",
+                _enc([tenant, user_id, 4 * dim]),
+            ).fetchall()
+        return (*id_matrix(rows), [_mark(_dec(row[2]), _dec(row[3])) for row in rows])
 
     def _marks_where(
         self, tenant: str, user_id: str, where: str, args: Sequence[Any]
     ) -> list[tuple[int, TurnMark]]:
-        # Parsed here, not as jsonb: a "\u0000" that json.dumps wrote is valid JSON that jsonb
-        # refuses. Only rows that carry the key at all are parsed.
         rows = self._db.all(
-            "SELECT id, event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0 THEN metadata END"
-            f" AS metadata FROM facts WHERE tenant = %s AND user_id = %s{where} ORDER BY id",
+            f"SELECT id, {_MARK_COLUMNS} AS metadata FROM facts WHERE tenant = %s AND user_id = %s{where}"
+            " ORDER BY id",
             (tenant, user_id, *args),
         )
-        return [
-            (
-                int(row["id"]),
-                (
-                    row["event_type"],
-                    None if row["metadata"] is None else json.loads(row["metadata"]).get("distilled_from"),
-                ),
-            )
-            for row in rows
-        ]
+        return [(int(row["id"]), _mark(row["event_type"], row["metadata"])) for row in rows]
 
     def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
         rows = self._db.all(
