@@ -1,8 +1,8 @@
 """Decoded facts kept between searches.
 
-A search reads the facts behind its best rows (POOL per place asked for: ~40 for ten places), and
-reading and decoding them cost ~0.5-0.8 ms of a ~9 ms recall. People come back to the same
-topics, so most of those facts were read by the searches just before. A fact is dropped from
+A search reads the memories it returns (and those its index cannot group without reading them:
+edited since it was loaded, or filtered by type), ~0.1-0.4 ms of a recall at 100k memories.
+People come back to the same topics, so many of those were read by the searches just before. A fact is dropped from
 here by every change the storage announces about it (``FactsChange``: added again with a new
 vector, removed, superseded, edited, importance), and a user's facts all at once when the change
 is unknown (a rollback, another process's write).
