@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
@@ -46,6 +45,7 @@ from .request_checks import (
 from .routes import ROUTES
 from .spec import Operation, Spec, is_blank, load_spec
 from .unknown_fields import FieldPath, hint_misspelt, report, strip_unknown
+from .workers import WorkerPool
 
 log = logging.getLogger("memorysync_server")
 
@@ -63,6 +63,7 @@ class MemorySyncApp:
         *,
         meter: QuotaMeter | None = None,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        workers: WorkerPool | None = None,
     ) -> None:
         if max_body_bytes < 1:
             raise ValueError(f"max_body_bytes must be a positive number of bytes, got {max_body_bytes}.")
@@ -71,6 +72,7 @@ class MemorySyncApp:
         self.keys = keys
         self.services = services
         self.meter = meter or QuotaMeter()
+        self.workers = workers or WorkerPool()
         self.not_offered = NotOfferedRoutes(spec.document)
         missing = {op.operation_id for op in spec.operations} - set(ROUTES)
         if missing:
@@ -182,7 +184,7 @@ class MemorySyncApp:
             )
             # The handler and the encoding of its answer run on a worker thread: the event loop,
             # which every request shares, never waits for one request's work.
-            response = await run_in_threadpool(self._answer, op.operation_id, call)
+            response = await self.workers.run(self._answer, op.operation_id, call)
         except ApiError as error:
             error.headers.update(report(op, ignored))
             raise
@@ -206,7 +208,7 @@ class MemorySyncApp:
         if len(raw) < _PARSE_INLINE_BYTES:
             return self._parse(op, raw, errors, ignored)
         # Parsing and validating a large body takes milliseconds: off the shared event loop.
-        return await run_in_threadpool(self._parse, op, raw, errors, ignored)
+        return await self.workers.run(self._parse, op, raw, errors, ignored)
 
     def _parse(
         self, op: Operation, raw: bytes, errors: list[dict[str, Any]], ignored: list[FieldPath]
@@ -385,10 +387,16 @@ def create_app(
         encoder=encoder,
         defer_model=defer_model,
     )
-    api = MemorySyncApp(load_spec(spec_path), keys, services, meter=meter, max_body_bytes=max_body_bytes)
+    # One pool for the API and the health routes: at most DEFAULT_WORKERS calls at once between them.
+    workers = WorkerPool()
+    api = MemorySyncApp(
+        load_spec(spec_path), keys, services, meter=meter, max_body_bytes=max_body_bytes, workers=workers
+    )
     # The inspector page, /openapi.json and /docs answer their own paths; the rest reaches the API.
     first = (lambda: start_loading(services.search.embedder)) if defer_model else None
-    app: Any = health.HealthRoutes(Inspector(api, api.spec, keys, services), services, first_request=first)
+    app: Any = health.HealthRoutes(
+        Inspector(api, api.spec, keys, services), services, workers, first_request=first
+    )
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]

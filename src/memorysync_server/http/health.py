@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 
 from ..services.readiness import readiness
 from ..version import version
+from .workers import WorkerPool
 
 
 def health(services: Any, call: object = None) -> tuple[int, dict[str, Any]]:
@@ -35,9 +35,17 @@ class HealthRoutes:
     """ASGI app: ``GET``/``HEAD`` ``/health`` and ``/ready``, before any key check; every other
     request goes to ``app``. ``first_request`` runs (once) when the first request arrives."""
 
-    def __init__(self, app: Any, services: Any, *, first_request: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        services: Any,
+        workers: WorkerPool | None = None,
+        *,
+        first_request: Callable[[], None] | None = None,
+    ) -> None:
         self.app = app
         self.services = services
+        self.workers = workers or WorkerPool()
         self._first_request = first_request
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -48,6 +56,6 @@ class HealthRoutes:
         if handler is None or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
-        status, body = await run_in_threadpool(handler, self.services)
+        status, body = await self.workers.run(handler, self.services)
         response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
         await response(scope, receive, send)
