@@ -10,7 +10,7 @@ import numpy as np
 
 from memorysync_server.retrieval import FactSearch
 from memorysync_server.retrieval.beside import Beside
-from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, UserIndex, _grown, scan
+from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, Projection, UserIndex, _grown, scan
 from memorysync_server.storage import KEPT_TURN, NewFact
 from memorysync_server.storage.sqlite import SqliteStorage
 
@@ -172,3 +172,32 @@ def test_a_long_scan_split_across_a_helper_scores_every_row_as_one_product_does(
                 got = scan(matrix, query, beside)
                 assert got.shape == (rows,) and got.dtype == np.float32
                 np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_the_8_bit_projection_ranks_rows_as_the_float_one_does() -> None:
+    # The coarse scan of a large user reads the projection as 8-bit integers (a quarter of the
+    # bytes): the rows it ranks best must be the ones the float projection ranks best.
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((5000, DIM)).astype(np.float32) * np.linspace(
+        2.0, 0.2, DIM, dtype=np.float32
+    )
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    basis = np.linalg.qr(rng.standard_normal((DIM, 16)))[0].astype(np.float32)
+    exact = Projection(basis, None)
+    eight = Projection.fitted(basis, vectors @ basis)
+    assert eight.scale is not None and eight.rows(vectors).dtype == np.int8
+    np.testing.assert_allclose(
+        exact.scores(exact.rows(vectors), vectors[0], None),
+        (vectors @ basis) @ (basis.T @ vectors[0]),
+        rtol=1e-5,
+        atol=1e-6,
+    )
+    overlaps = []
+    for query in vectors[:50]:
+        best = set(np.argsort(-exact.scores(exact.rows(vectors), query, None))[:50])
+        found = set(np.argsort(-eight.scores(eight.rows(vectors), query, None))[:50])
+        overlaps.append(len(best & found) / 50)
+    assert np.mean(overlaps) >= 0.95
+    # A row appended later, larger than any the projection was fitted on, clips instead of wrapping.
+    assert eight.rows(vectors[:1] * 100).min() >= -127 and eight.rows(vectors[:1] * 100).max() <= 127
+    assert not eight.scores(eight.rows(vectors), np.zeros(DIM, np.float32), None).any()

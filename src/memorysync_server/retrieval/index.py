@@ -1,7 +1,9 @@
 """One user's facts in memory, and the scan that finds the rows worth scoring exactly.
 
 Users with more than EXACT_SCAN_ROWS facts are scanned in two stages (a 64-wide projection, then
-exact scores).
+exact scores). The projection is kept as 8-bit integers (``Projection``) when SimSIMD is there to
+scan it: 6.4 MB at 100k facts instead of 25.6, which the prompt's encode has pushed out of the
+CPU's cache; the scan then takes ~0.65 instead of ~1.35 ms.
 """
 
 from __future__ import annotations
@@ -13,6 +15,11 @@ from typing import TypeVar
 import numpy as np
 
 from .beside import Beside
+
+try:  # the server extra installs it; without it the projection stays float32
+    import simsimd
+except ImportError:  # pragma: no cover
+    simsimd = None  # type: ignore[assignment]
 
 __all__ = [
     "COARSE_CANDIDATES",
@@ -57,13 +64,60 @@ def _grown(buffer: np.ndarray, used: int, rows: np.ndarray) -> np.ndarray:
     return buffer
 
 
+class Projection:
+    """How rows are projected for the coarse scan: onto ``basis``, then (when ``scale`` is set) to
+    8-bit integers, each column by its own step, so the scan reads a quarter of the bytes."""
+
+    # Room above the largest value the sample had, for rows appended later (beyond it they clip).
+    HEADROOM = 1.25
+
+    def __init__(self, basis: np.ndarray, scale: np.ndarray | None) -> None:
+        self.basis, self.scale = basis, scale
+
+    @classmethod
+    def fitted(cls, basis: np.ndarray, projected: np.ndarray) -> Projection:
+        if simsimd is None or len(projected) == 0:
+            return cls(basis, None)
+        largest = np.abs(projected).max(axis=0)
+        return cls(basis, (np.maximum(largest, 1e-6) * cls.HEADROOM / 127).astype(np.float32))
+
+    def rows(self, vectors: np.ndarray) -> np.ndarray:
+        """The coarse rows of ``vectors``."""
+        return self.encoded(vectors @ self.basis)
+
+    def encoded(self, projected: np.ndarray) -> np.ndarray:
+        projected = np.asarray(projected, dtype=np.float32)
+        return projected if self.scale is None else _int8(projected / self.scale)
+
+    def scores(self, coarse: np.ndarray, query: np.ndarray, beside: Beside | None) -> np.ndarray:
+        """Each row's coarse score for ``query`` (in the projection's own units: only the order counts)."""
+        projected = query @ self.basis
+        if self.scale is None:
+            return scan(coarse, projected, beside)
+        # The query's 8-bit form carries the columns' steps, so the integer products rank as the
+        # float ones would.
+        weighted = projected * self.scale
+        largest = float(np.abs(weighted).max())
+        if largest == 0.0:
+            return np.zeros(len(coarse), dtype=np.float32)
+        assert simsimd is not None
+        return np.asarray(
+            simsimd.cdist(_int8(weighted * (127 / largest))[None, :], coarse, metric="dot")
+        ).ravel()
+
+
+def _int8(values: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.clip(np.rint(values), -127, 127).astype(np.int8)
+    return out
+
+
 class _CoarseBuild:
     """The coarse projection of a user's first ``rows`` vectors, computed on a background thread
     so the first search after a load does not wait for it (it scans exactly meanwhile)."""
 
     def __init__(self, matrix: np.ndarray) -> None:
         self.rows = len(matrix)
-        self.basis: np.ndarray | None = None
+        self.projection: Projection | None = None
         self.coarse: np.ndarray | None = None
         self.done = threading.Event()
         threading.Thread(target=self._run, args=(matrix,), name="memorysync-coarse", daemon=True).start()
@@ -77,8 +131,10 @@ class _CoarseBuild:
             centred = sample - sample.mean(axis=0)
             _, vectors = np.linalg.eigh(centred.T @ centred)
             basis = np.ascontiguousarray(vectors[:, ::-1][:, :COARSE_DIMS], dtype=np.float32)
-            self.coarse = matrix @ basis
-            self.basis = basis
+            projected = matrix @ basis
+            projection = Projection.fitted(basis, projected)
+            self.coarse = projection.encoded(projected)
+            self.projection = projection
         finally:
             self.done.set()
 
@@ -109,7 +165,7 @@ class UserIndex:
         self._matrix = matrix
         self._turns, self._kinds = marks if marks is not None else unknown_marks(len(ids))
         self._coarse: np.ndarray | None = None
-        self.basis: np.ndarray | None = None
+        self.projection: Projection | None = None
         self._build: _CoarseBuild | None = None
         self._sorted: tuple[np.ndarray | None, np.ndarray] | None = None
         self._pairs: tuple[dict[int, int], np.ndarray, np.ndarray] | None = None
@@ -163,7 +219,7 @@ class UserIndex:
         return (at if order is None else np.asarray(order[at])), found
 
     def _start_build(self) -> None:
-        if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.basis is None:
+        if self.dense and self.size > EXACT_SCAN_ROWS and self._build is None and self.projection is None:
             self._build = _CoarseBuild(self.matrix)
 
     @property
@@ -197,11 +253,16 @@ class UserIndex:
     @property
     def coarse(self) -> np.ndarray | None:
         build = self._build
-        if self._coarse is None and build is not None and build.done.is_set() and build.basis is not None:
+        if (
+            self._coarse is None
+            and build is not None
+            and build.done.is_set()
+            and build.projection is not None
+        ):
             # The background build finished: take it, projecting the rows appended since.
             assert build.coarse is not None
-            self._coarse = _grown(build.coarse, build.rows, self.matrix[build.rows :] @ build.basis)
-            self.basis = build.basis
+            self._coarse = _grown(build.coarse, build.rows, build.projection.rows(self.matrix[build.rows :]))
+            self.projection = build.projection
         return None if self._coarse is None else self._coarse[: self.size]
 
     def _copy(self) -> UserIndex:
@@ -222,8 +283,8 @@ class UserIndex:
             index._matrix = _grown(self._matrix, self.size, vectors)
             index._turns = _grown(self._turns, self.size, turns)
             index._kinds = _grown(self._kinds, self.size, kinds)
-        if self.basis is not None and self._coarse is not None:
-            index._coarse = _grown(self._coarse, self.size, vectors @ self.basis)
+        if self.projection is not None and self._coarse is not None:
+            index._coarse = _grown(self._coarse, self.size, self.projection.rows(vectors))
         index.size = self.size + len(ids)
         index._start_build()
         return index
@@ -237,7 +298,7 @@ class UserIndex:
         index._coarse = None if coarse is None else coarse[keep]
         index.size = int(keep.sum())
         if index._coarse is None:
-            index._build, index.basis = None, None
+            index._build, index.projection = None, None
             index._start_build()
         gone = set(removed.tolist())
         index.superseded = {k: v for k, v in self.superseded.items() if k not in gone}
@@ -247,9 +308,9 @@ class UserIndex:
         """Row positions worth exact scoring, or None when every row should be scored; ``beside``
         scans half the rows (``scan``)."""
         coarse = self.coarse
-        if coarse is None or self.basis is None:
+        if coarse is None or self.projection is None:
             return None
-        return _top(scan(coarse, query @ self.basis, beside), count)
+        return _top(self.projection.scores(coarse, query, beside), count)
 
 
 def unknown_marks(count: int) -> tuple[np.ndarray, np.ndarray]:
