@@ -21,6 +21,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -64,6 +65,20 @@ NEAREST_POOL = 8
 # FTS5 ranks every fact matching a term before it can return the best few, so a term found in
 # more facts than this costs far more than its (low) IDF adds: it is left to the vector stage.
 LEXICAL_MAX_DOCS = 2000
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """The rows worth ranking, best first: their fact ids, scores and likeness (the score before
+    the lexical boost), and where they sit in the index they were scored from (None in ``bm25``
+    mode, whose ids come from the lexical index)."""
+
+    ids: np.ndarray
+    scores: np.ndarray
+    likeness: np.ndarray
+    index: UserIndex | None
+    where: np.ndarray
+    found: np.ndarray
 
 
 class FactSearch:
@@ -363,19 +378,17 @@ class FactSearch:
         pool = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         pool = pool[np.lexsort((-ids[pool], -scores[pool]))]
         top = pool[scores[pool] >= self.noise_floor]
-        left_out, echoes = said()
         # The index knows each row's turn and kind: only the memories that end up in the result
         # are decoded (a recall at 100k decoded 40, ~0.5 ms). Rows it does not know (edited since
         # it was read), and every row a ``keep`` filter must see, are decoded first.
         where, found = index.positions(ids[top]) if index is not None else (top, np.zeros(len(top), bool))
-        candidates = (ids[top], scores[top], likeness[top], index, where, found)
+        candidates = _Candidates(ids[top], scores[top], likeness[top], index, where, found)
+        said_now = said()
         ranked = self._grouped(
-            tenant, user_id, *candidates, left_out, echoes, k, keep=keep, decode_all=keep is not None
+            tenant, user_id, candidates, said_now, k, keep=keep, decode_all=keep is not None
         )
         if ranked is None:  # a memory chosen undecoded was deleted meanwhile: rank as if it never was
-            ranked = self._grouped(
-                tenant, user_id, *candidates, left_out, echoes, k, keep=keep, decode_all=True
-            )
+            ranked = self._grouped(tenant, user_id, candidates, said_now, k, keep=keep, decode_all=True)
         out, liked = ranked if ranked is not None else ([], 0.0)
         return out, query, liked
 
@@ -383,22 +396,20 @@ class FactSearch:
         self,
         tenant: str,
         user_id: str,
-        ids: np.ndarray,
-        scores: np.ndarray,
-        likeness: np.ndarray,
-        index: UserIndex | None,
-        where: np.ndarray,
-        found: np.ndarray,
-        left_out: int | None,
-        echoes: set[int],
+        candidates: _Candidates,
+        said: Said,
         k: int,
         *,
         keep: Keep | None,
         decode_all: bool,
     ) -> tuple[list[tuple[Fact, float]], float] | None:
-        """The ranked candidates (best first) with one member per turn, near-repeats moved down,
-        and the best likeness outside the turn ``left_out`` (for recall's gate); None when a
-        memory chosen without decoding turned out deleted (``decode_all`` then decodes first)."""
+        """The candidates with one member per turn, near-repeats moved down, less the turn and the
+        facts the prompt itself stored (``said``), and the best likeness outside that turn (for
+        recall's gate); None when a memory chosen without decoding turned out deleted
+        (``decode_all`` then decodes first)."""
+        ids, scores, likeness = candidates.ids, candidates.scores, candidates.likeness
+        index, where, found = candidates.index, candidates.where, candidates.found
+        left_out, echoes = said
         if index is not None:
             turns = index.turns[where]
             kinds = np.where(found, index.kinds[where], np.int8(UNKNOWN))
@@ -441,7 +452,7 @@ class FactSearch:
 
     def _said(self, tenant: str, user_id: str, prompt: str) -> Said:
         """What storing ``prompt`` as the person's turn made: the kept turn with its words (its
-        facts name it), and the texts of the facts it gives (a one-sentence turn is not kept).
+        facts name it), and the ids of the facts it gives (a one-sentence turn is not kept).
         Looked up after the ranking read the rows: a turn stored meanwhile is in neither (its
         facts commit with it), while one looked up first could land in the ranking unnoticed."""
         said = self.store.facts.find_by_text(tenant, user_id, prompt.strip())
