@@ -237,7 +237,8 @@ class UserIndex:
 
     @property
     def kinds(self) -> np.ndarray:
-        """Each row's kind: FACT, TURN (a kept turn) or UNKNOWN (an edit or a late vector)."""
+        """Each row's kind: FACT, TURN (a kept turn) or UNKNOWN (edited since it was read, or
+        announced without its mark)."""
         return self._kinds[: self.size]
 
     def forget_marks(self, fact_ids: np.ndarray) -> UserIndex:
