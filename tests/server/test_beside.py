@@ -1,5 +1,5 @@
-"""A recall's prompt is encoded on helper threads while the request's thread does the reads that
-need no vector (retrieval/beside.py): work runs on a helper when one is free, on the request's own
+"""A recall's reads that need no vector run on helper threads while the request's thread encodes
+the prompt (retrieval/beside.py): work runs on a helper when one is free, on the request's own
 thread when none is, and the answer is the same."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_a_value_is_computed_once_however_often_it_is_asked_for() -> None:
     assert (later.result(), later.result(), calls) == (1, 1, [1])
 
 
-def test_recall_encodes_beside_its_reads_and_answers_as_inline(server: LocalServer, api: Api) -> None:
+def test_recall_reads_beside_its_encode_and_answers_as_inline(server: LocalServer, api: Api) -> None:
     search = server.app.services.search
     assert search.dense  # the default search encodes prompts with the model
     for text in ("I live in Oslo.", "My sister is a pilot.", "I play the cello in an orchestra."):
@@ -76,7 +76,7 @@ def test_recall_encodes_beside_its_reads_and_answers_as_inline(server: LocalServ
     try:
         search.beside = Beside(executor)
         threaded = api.v1("/v1/memory/recall", "u", prompt=prompt)
-        assert executor.submitted == 1  # the prompt, read in the third person (the gate reads it too)
+        assert executor.submitted == 1  # the lexical stage and what the prompt stored, as one piece
         search.beside = Beside(None)
         inline = api.v1("/v1/memory/recall", "u", prompt=prompt)
     finally:
