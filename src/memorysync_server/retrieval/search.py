@@ -278,6 +278,7 @@ class FactSearch:
             none = np.zeros(0, dtype=np.float32)
             return index.ids, none, none, None, said, index
         weight = LEXICAL_WEIGHT if self.mode == "lexical" else HYBRID_WEIGHT if self.mode == "hybrid" else 0.0
+
         # The reads that need no vector (the lexical stage, then what the prompt itself stored,
         # after the rows were read: see _said) run on a helper thread (beside.py) while this one
         # encodes the prompt: they end long before the encode, so nothing waits for a thread to
