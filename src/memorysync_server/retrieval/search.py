@@ -409,7 +409,12 @@ class FactSearch:
             kinds = np.where(found, index.kinds[where], np.int8(UNKNOWN))
         else:
             turns, kinds = np.zeros(len(ids), dtype=np.int64), np.full(len(ids), UNKNOWN, dtype=np.int8)
-        alive = ~np.isin(ids, np.fromiter(echoes, dtype=np.int64, count=len(echoes)))
+        # A set lookup per candidate: np.isin sorts both arrays (~50 us for 40 candidates).
+        alive = (
+            np.array([i not in echoes for i in ids.tolist()], dtype=bool)
+            if echoes
+            else np.ones(len(ids), bool)
+        )
         decoded: dict[int, Fact] = {}
         need = np.flatnonzero(alive if decode_all else alive & (kinds == UNKNOWN))
         if len(need):
@@ -423,7 +428,7 @@ class FactSearch:
                     turns[j], kinds[j] = turn_of(fact), TURN if fact.event_type == KEPT_TURN else FACT
         members = np.flatnonzero(alive if left_out is None else alive & (turns != left_out))
         liked = float(likeness[members].max()) if len(members) else 0.0
-        scored = [round(float(min(max(scores[j], 0.0), 1.0)), 6) for j in members]
+        scored = [round(score, 6) for score in np.clip(scores[members], 0.0, 1.0).tolist()]
         member_turns = [int(t) for t in turns[members]]
         if self.dense and index is not None and len(members) >= 2 and bool(found[members].all()):
             # Near-repeats move down (ranking.diversified); hashed vectors say little about meaning.
