@@ -161,6 +161,31 @@ def test_nearest_finds_the_most_similar_older_fact_of_a_large_user_through_the_c
     store.close()
 
 
+def test_nearest_skips_the_kept_turns_the_index_knows_and_a_fact_deleted_in_the_same_write(tmp_path) -> None:
+    # The cached index says which rows are kept turns, so only the best other row is read; that
+    # read still guards a fact the write removed before asking (its removal is not announced yet).
+    embedder = TableEmbedder(10)
+    store = SqliteStorage(tmp_path / "nearest-kinds.db")
+    _turn, fact, other = store.facts.add(
+        "t",
+        "u",
+        [
+            NewFact("said", "x", {}, embedder.table[1], event_type=KEPT_TURN),
+            NewFact("fact", "x", {}, 0.9 * embedder.table[1] + 0.1 * embedder.table[2]),
+            NewFact("other", "x", {}, 0.6 * embedder.table[1] + 0.4 * embedder.table[3]),
+        ],
+    )
+    search = FactSearch(store, embedder, mode="semantic")
+    search.search("t", "u", "said", 1)  # caches the index with each row's kind
+    probe = embedder.table[1]
+    assert search.nearest("t", "u", probe, before=other + 1)[0] == fact  # type: ignore[index]
+    with store.transaction():
+        store.facts.delete("t", "u", [fact])
+        found = search.nearest("t", "u", probe, before=other + 1)
+    assert found is not None and found[0] == other
+    store.close()
+
+
 def test_a_long_scan_split_across_a_helper_scores_every_row_as_one_product_does() -> None:
     rng = np.random.default_rng(3)
     query = rng.standard_normal(DIM).astype(np.float32)

@@ -339,11 +339,21 @@ class FactSearch:
         count = min(NEAREST_POOL, len(ids))
         near = np.argpartition(-scores, count - 1)[:count] if count < len(ids) else np.arange(len(ids))
         best = [int(i) for i in near[np.argsort(-scores[near], kind="stable")] if np.isfinite(scores[i])]
-        kinds = {
+        if index is not None:
+            # The index knows which rows are kept turns: only the best other row is read (to
+            # see it still exists in this write), not all eight.
+            kinds = index.kinds if rows is None else index.kinds[rows]
+            best = [i for i in best if kinds[i] != TURN]
+            for i in best:
+                found = self.store.facts.get(tenant, user_id, [int(ids[i])])
+                if found and found[0].event_type != KEPT_TURN:
+                    return int(ids[i]), float(scores[i])
+            return None
+        stored = {
             f.id: f.event_type for f in self.store.facts.get(tenant, user_id, (int(ids[i]) for i in best))
         }
         for i in best:
-            if kinds.get(int(ids[i]), KEPT_TURN) != KEPT_TURN:
+            if stored.get(int(ids[i]), KEPT_TURN) != KEPT_TURN:
                 return int(ids[i]), float(scores[i])
         return None
 
