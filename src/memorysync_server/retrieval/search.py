@@ -57,7 +57,8 @@ Keep = Callable[[Fact], bool]
 Said = tuple[int | None, set[int]]
 # Pieces of work run where their result is asked for (the lexical-only modes encode in microseconds).
 INLINE = Beside(None)
-# How many of the most similar rows ``nearest`` reads to find the most similar fact.
+# How many of the most similar rows ``nearest`` looks through for the most similar fact (kept turns
+# among them are skipped).
 NEAREST_POOL = 8
 
 # FTS5 ranks every fact matching a term before it can return the best few, so a term found in
