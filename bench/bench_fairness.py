@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 
 from memorysync_server import LocalServer
+from memorysync_server.domain import NewFact
 from memorysync_server.http.spec import json_size
-from memorysync_server.storage import NewFact
 
 KEYS = {"ms_bench_a": "t_a", "ms_bench_b": "t_b"}
 STATE_VALUE_LIMIT = 262_144  # openapi.yaml: PutStateRequest.value x-max-json-bytes

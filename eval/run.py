@@ -23,7 +23,7 @@ if str(HERE.parent) not in sys.path:
 
 from eval.recall import EvalData, ModeResult, evaluate, load_data  # noqa: E402
 from memorysync_server import LocalServer  # noqa: E402
-from memorysync_server.retrieval import DEFAULT_SEARCH, SEARCH_MODES  # noqa: E402
+from memorysync_server.model import DEFAULT_SEARCH, SEARCH_MODES  # noqa: E402
 
 OUT = HERE / "out"
 # Percentages in the table; the rest are plain figures.

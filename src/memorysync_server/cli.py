@@ -224,7 +224,7 @@ def _serve_one(
     args: argparse.Namespace, keys: KeyRing, specs: list[str], base_url: str, where: str, uvicorn: Any
 ) -> int:
     from .app import create_app
-    from .retrieval import single_threaded_blas
+    from .model import single_threaded_blas
 
     single_threaded_blas()
     try:
@@ -295,7 +295,7 @@ def _announce_encoder(embedder: Any) -> None:
         return  # a search mode with no model
 
     def announce() -> None:
-        from .model_loading import encoder_choice
+        from .model.loading import encoder_choice
 
         settled()
         choice = encoder_choice(embedder)
@@ -308,7 +308,7 @@ def _announce_encoder(embedder: Any) -> None:
 def worker_app() -> object:
     """The app of one ``--workers`` process, from the configuration the parent left in the env."""
     from .app import create_app
-    from .retrieval import single_threaded_blas
+    from .model import single_threaded_blas
 
     single_threaded_blas()  # as in a single-process serve: this process is the server's own
     config = json.loads(os.environ[_WORKER_CONFIG])

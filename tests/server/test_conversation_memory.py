@@ -9,8 +9,8 @@ from datetime import date, datetime
 import pytest
 
 from memorysync_server import LocalServer
-from memorysync_server.retrieval.text import searched_text
-from memorysync_server.timephrases import resolve
+from memorysync_server.extraction import resolve
+from memorysync_server.language.words import searched_text
 
 from .api import Api
 

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from memorysync_server import LocalServer, MiniLMEmbedder, cli
-from memorysync_server.embedding import PROBE_PATH, _int8_unsupported
-from memorysync_server.encoder_choice import (
+from memorysync_server.model.embedding import PROBE_PATH, _int8_unsupported
+from memorysync_server.model.encoder_choice import (
     BASELINE,
     INT8,
     PROBE_BATCH,
@@ -35,7 +35,7 @@ from memorysync_server.encoder_choice import (
     thread_settings,
     time_candidates,
 )
-from memorysync_server.model_loading import BackgroundEmbedder
+from memorysync_server.model.loading import BackgroundEmbedder
 from tests.support.console import output_until
 
 INT8_HERE = _int8_unsupported(__import__("onnxruntime").__version__) is None

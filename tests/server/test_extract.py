@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memorysync_server.extract import RuleExtractor, is_low_value
+from memorysync_server.extraction import RuleExtractor, is_low_value
 
 extract = RuleExtractor().extract
 

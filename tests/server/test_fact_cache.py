@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memorysync_server.domain import Fact, FactsChange, NewFact
 from memorysync_server.retrieval.fact_cache import FactCache
-from memorysync_server.storage import Fact, FactsChange, NewFact
-from memorysync_server.storage.sqlite import SqliteStorage
+from memorysync_server.storage.sqlite.engine import SqliteStorage
 
 T, U = "t_acme", "alice"
 

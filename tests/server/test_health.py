@@ -15,8 +15,8 @@ from memorysync_client import Client
 from memorysync_client.api.health import health, ready
 
 from memorysync_server import KeyRing, LocalServer, create_app
-from memorysync_server.embedding import MiniLMEmbedder, minilm
-from memorysync_server.model_loading import BackgroundEmbedder
+from memorysync_server.model.embedding import MiniLMEmbedder, minilm
+from memorysync_server.model.loading import BackgroundEmbedder
 from memorysync_server.version import version
 
 from .conftest import ENGINES, new_postgres_database

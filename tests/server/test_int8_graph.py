@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from memorysync_server import MiniLMEmbedder
-from memorysync_server.embedding import (
+from memorysync_server.model.embedding import (
     INT8_MODEL_PATH,
     INT8_MODEL_SHA256,
     PROBE_PATH,

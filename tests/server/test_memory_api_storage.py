@@ -9,9 +9,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from memorysync_server.retrieval import HashingEmbedder
-from memorysync_server.storage import FactFilter, NewFact, open_storage
-from memorysync_server.storage.postgres_schema import MIGRATIONS
+from memorysync_server.domain import FactFilter, NewFact
+from memorysync_server.model import HashingEmbedder
+from memorysync_server.storage import open_storage
+from memorysync_server.storage.postgres.schema import MIGRATIONS
 
 from .conftest import fresh_name
 

@@ -12,9 +12,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from memorysync_server.retrieval import HashingEmbedder
-from memorysync_server.storage import NewFact, NewState, NewTurn, open_storage
-from memorysync_server.storage.postgres_schema import MIGRATIONS
+from memorysync_server.domain import NewFact, NewState, NewTurn
+from memorysync_server.model import HashingEmbedder
+from memorysync_server.storage import open_storage
+from memorysync_server.storage.postgres.schema import MIGRATIONS
 
 from .conftest import fresh_name
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eval.recall import evaluate_mode, load_data
-from memorysync_server.retrieval import DEFAULT_SEARCH
+from memorysync_server.model import DEFAULT_SEARCH
 
 DATA = Path(__file__).resolve().parents[2] / "eval" / "data"
 

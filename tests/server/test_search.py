@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memorysync_server.retrieval import HashingEmbedder
+from memorysync_server.model import HashingEmbedder
 from memorysync_server.retrieval.ranking import NOISE_FLOOR, RELEVANCE_THRESHOLD
 
 FACTS = [

@@ -8,11 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from memorysync_server.domain import KEPT_TURN, NewFact
 from memorysync_server.retrieval import FactSearch
 from memorysync_server.retrieval.beside import Beside
 from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, Projection, UserIndex, _grown, scan
-from memorysync_server.storage import KEPT_TURN, NewFact
-from memorysync_server.storage.sqlite import SqliteStorage
+from memorysync_server.storage.sqlite.engine import SqliteStorage
 
 DIM = 48
 

@@ -17,11 +17,17 @@ import pytest
 
 from memorysync_server import LocalServer, MiniLMEmbedder
 from memorysync_server.app import create_app
-from memorysync_server.embedding import MINILM_SHA256, VOCAB_PATH, VOCAB_SHA256, ModelUnavailable, minilm
 from memorysync_server.http.auth import KeyRing
+from memorysync_server.language.words import third_person
+from memorysync_server.model.embedding import (
+    MINILM_SHA256,
+    VOCAB_PATH,
+    VOCAB_SHA256,
+    ModelUnavailable,
+    minilm,
+)
 from memorysync_server.retrieval.gate import RelevanceGate
-from memorysync_server.retrieval.text import third_person
-from memorysync_server.supersede import attribute
+from memorysync_server.services.supersede import attribute
 
 from .api import Api
 
@@ -49,7 +55,7 @@ def test_model_loads_and_embeds_with_the_network_and_the_hub_cut_off(tmp_path: P
         socket.socket.connect = refuse
         socket.create_connection = refuse
         socket.getaddrinfo = refuse
-        from memorysync_server.embedding import minilm
+        from memorysync_server.model.embedding import minilm
         vectors = minilm().embed(["User is lactose intolerant", "Can the user have milk or cheese?"])
         print(round(float(vectors[0] @ vectors[1]), 3))
         """

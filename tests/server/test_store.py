@@ -16,13 +16,15 @@ import httpx
 import numpy as np
 import pytest
 
+from memorysync_server.domain import NewFact, NewState, NewTurn
+from memorysync_server.extraction import day
 from memorysync_server.launcher import LocalServer
-from memorysync_server.retrieval import FactSearch, HashingEmbedder
-from memorysync_server.storage import NewFact, NewState, NewTurn, open_storage
+from memorysync_server.model import HashingEmbedder
+from memorysync_server.retrieval import FactSearch
+from memorysync_server.storage import open_storage
 from memorysync_server.storage.migrations import Migration, pending
-from memorysync_server.storage.sqlite import SqliteStorage
-from memorysync_server.storage.sqlite_schema import MIGRATIONS
-from memorysync_server.timephrases import day
+from memorysync_server.storage.sqlite.engine import SqliteStorage
+from memorysync_server.storage.sqlite.schema import MIGRATIONS
 from tests.support.blocks import undated
 
 DATA = Path(__file__).parent / "data"

@@ -20,12 +20,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..defaults import DEFAULT_MAX_BODY_BYTES
-from ..extract import Extractor
-from ..model_loading import start_loading
-from ..retrieval import DEFAULT_SEARCH, Embedder
+from ..domain import Clock, StorageConflict, StorageFull, utc_now
+from ..extraction import Extractor
+from ..model import DEFAULT_SEARCH, Embedder
+from ..model.loading import start_loading
 from ..services import Services, build_services
 from ..services.errors import ServiceError
-from ..storage import Clock, StorageConflict, StorageFull, utc_now
 from . import health
 from .auth import KeyRing, check_project
 from .call import Call

@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from ..storage import Fact, StateRow, Turn
+from ..domain import Fact, StateRow, Turn
 
 # Ids are signed 64-bit integers in every engine: a larger number names nothing that could be stored.
 INT64_MAX = 2**63 - 1

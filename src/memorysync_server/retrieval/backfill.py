@@ -21,9 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..storage import FactsChange, Storage, StorageFull
-from .embedders import Embedder
-from .text import searched_text
+from ..domain import FactsChange, StorageFull
+from ..language.words import searched_text
+from ..model import Embedder
+from ..storage import Storage
 
 __all__ = ["PENDING", "Backfill"]
 

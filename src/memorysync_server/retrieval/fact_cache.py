@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
-from ..storage import Fact, FactsChange
+from ..domain import Fact, FactsChange
 
 __all__ = ["FactCache"]
 

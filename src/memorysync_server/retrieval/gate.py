@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from .embedders import Embedder
-from .text import third_person
+from ..language.words import third_person
+from ..model import Embedder
 
 __all__ = ["RelevanceGate"]
 

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..storage import StateRow
-from .embedders import Embedder
+from ..domain import StateRow
+from ..language.words import content_words, stem
+from ..model import Embedder
 from .index import UserIndex, _best, _in_sorted, _locate
-from .text import content_words, stem
 
 __all__ = [
     "BM25_HALF",

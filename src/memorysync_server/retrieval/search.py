@@ -24,10 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..storage import KEPT_TURN, Fact, FactsChange, Storage
+from ..domain import KEPT_TURN, Fact, FactsChange
+from ..language.words import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
+from ..model import Embedder, check_mode
+from ..storage import Storage
 from .backfill import Backfill
 from .beside import Beside, shared_beside
-from .embedders import Embedder, check_mode
 from .fact_cache import FactCache
 from .gate import RelevanceGate
 from .index import COARSE_CANDIDATES, FACT, TURN, UNKNOWN, UserIndex, _best, _changed, _in_sorted, scan
@@ -44,7 +46,6 @@ from .ranking import (
     diversified,
     weighted_by_importance,
 )
-from .text import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
 from .turns import POOL, marks_of, one_per_turn, turn_of
 
 __all__ = ["FactSearch"]

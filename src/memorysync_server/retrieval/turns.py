@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..storage import KEPT_TURN, Fact, TurnMark
+from ..domain import KEPT_TURN, Fact, TurnMark
 from .index import FACT, TURN
 
 __all__ = ["FACT_MARGIN", "POOL", "marks_of", "one_per_turn", "turn_id", "turn_of"]

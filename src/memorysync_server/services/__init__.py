@@ -11,18 +11,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..extract import Extractor, RuleExtractor
-from ..model_loading import serving_embedder
-from ..pipeline import Pipeline
-from ..retrieval import DEFAULT_SEARCH, Backfill, Embedder, FactSearch
-from ..storage import Clock, Storage, open_storage, utc_now
-from ..supersede import Superseder
+from ..domain import Clock, utc_now
+from ..extraction import Extractor, RuleExtractor
+from ..model import DEFAULT_SEARCH, Embedder
+from ..model.loading import serving_embedder
+from ..retrieval import Backfill, FactSearch
+from ..storage import Storage, open_storage
 from .directory import Directory
 from .feedback import Feedback
 from .history import History
 from .memories import Memories
+from .pipeline import Pipeline
 from .recall import Recall
 from .state import State
+from .supersede import Superseder
 from .turns import Turns
 
 

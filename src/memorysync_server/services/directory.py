@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..domain import Forgotten, UserDetail, UserSummary
 from ..storage import Storage
-from ..storage.interfaces import Forgotten, UserDetail, UserSummary
 
 MAX_USERS = 1000
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..pipeline import USER_ROLES, Pipeline, TurnPlan
-from ..storage import NewTurn, Storage, Turn
+from ..domain import NewTurn, Turn
+from ..storage import Storage
 from .blank import is_blank
 from .derived import delete_records
+from .pipeline import USER_ROLES, Pipeline, TurnPlan
 
 
 def role_name(raw: str) -> str:

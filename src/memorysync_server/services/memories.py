@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..pipeline import RESERVED_KEYS, Drafts, Labels, Pipeline, fact_metadata
-from ..retrieval import FactSearch, content_words, stem
-from ..storage import EDITABLE_FIELDS, Fact, FactFilter, Revision, Storage
+from ..domain import EDITABLE_FIELDS, Fact, FactFilter, Revision
+from ..language.words import content_words, stem
+from ..retrieval import FactSearch
+from ..storage import Storage
 from .errors import Invalid, memory_not_visible
 from .limits import MAX_METADATA_BYTES, MAX_METADATA_KEYS, json_size
+from .pipeline import RESERVED_KEYS, Drafts, Labels, Pipeline, fact_metadata
 
 # Who a caller-made change is recorded as (the server's own changes have no actor).
 ACTOR = "api"

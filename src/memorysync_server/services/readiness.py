@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from ..model_loading import FAILED, LOADING, encoder_choice, model_state
+from ..model.loading import FAILED, LOADING, encoder_choice, model_state
 
 DATABASE_TIMEOUT_S = 2.0
 _PROBE_SETTING = "readiness_probe"  # never written: reading it touches the database and nothing else

@@ -6,11 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..event_types import FILTER_POOL, narrow
+from ..domain import Fact
+from ..domain.event_types import BUILTIN_EVENT_TYPES
 from ..retrieval import FactSearch
-from ..storage import Fact, Storage
+from ..storage import Storage
 
 DEFAULT_K = 10
+# A narrowed search ranks this many of the best matches and keeps those of the wanted types.
+FILTER_POOL = 1000
 Ranked = list[tuple[Fact, float]]
 
 
@@ -47,25 +50,31 @@ class Recall:
         self.store, self.search = store, search
 
     def by_types(
-        self,
-        tenant: str,
-        user: str,
-        prompt: str,
-        k: int,
-        types: list[str] | None,
-        notes: dict[str, str],
-        *,
-        gated: bool = False,
-    ) -> Ranked:
-        """The ``k`` best of the memories whose event type is among ``types`` (all when None);
-        ``gated`` drops the ones not relevant enough to paste into a prompt. What the narrowing
-        ignored is noted in ``notes`` (reply headers)."""
+        self, tenant: str, user: str, prompt: str, k: int, types: list[str] | None, *, gated: bool = False
+    ) -> tuple[Ranked, list[str]]:
+        """The ``k`` best of the memories whose event type is among ``types`` (all when None),
+        and the names of ``types`` this tenant does not know, which were dropped. ``gated`` drops
+        the memories not relevant enough to paste into a prompt."""
         rank = self.search.recall if gated else self.search.search
-        wanted = narrow(self.store, tenant, types, notes)
+        wanted, dropped = self._narrow(tenant, types)
         if wanted is None:
-            return rank(tenant, user, prompt, k)
+            return rank(tenant, user, prompt, k), dropped
         # The filter applies before a turn and its facts are grouped (retrieval/turns.py).
-        return rank(tenant, user, prompt, max(k, FILTER_POOL), keep=lambda f: f.event_type in wanted)[:k]
+        keep = lambda f: f.event_type in wanted  # noqa: E731
+        return rank(tenant, user, prompt, max(k, FILTER_POOL), keep=keep)[:k], dropped
+
+    def _narrow(self, tenant: str, names: list[str] | None) -> tuple[frozenset[str] | None, list[str]]:
+        """The event types a search keeps (None: every type, when ``names`` is absent or every
+        name is unknown: neither built in nor carried by any of the tenant's memories), and the
+        names dropped."""
+        if not names:
+            return None, []
+        known = [name for name in names if name in BUILTIN_EVENT_TYPES]
+        if len(known) < len(names):
+            stored = self.store.facts.event_types(tenant)
+            known = [name for name in names if name in BUILTIN_EVENT_TYPES or name in stored]
+        dropped = [name for name in dict.fromkeys(names) if name not in known]
+        return frozenset(known) or None, dropped
 
     def by_filters(self, tenant: str, user: str, query: str, k: int, narrowing: Narrowing) -> Ranked:
         keep = narrowing.test()

@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..pipeline import Pipeline, fact_metadata
+from ..domain import NewState, StateRow
 from ..retrieval import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
-from ..storage import NewState, StateRow, Storage
+from ..storage import Storage
 from .derived import delete_records
+from .pipeline import Pipeline, fact_metadata
 
 
 def state_text(body: dict[str, Any]) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..pipeline import Outcome, Pipeline
 from ..storage import Storage
+from .pipeline import Outcome, Pipeline
 
 
 class Turns:

@@ -1,4 +1,5 @@
-"""Storage behind interfaces: handlers, the pipeline and search see only :class:`Storage`.
+"""Storage behind interfaces: the services and search see only :class:`Storage`; every SQL
+statement lives here, one folder per engine (``sqlite/``, ``postgres/``).
 
 ``open_storage(db)`` picks the engine from the ``db`` string: ``postgresql://…`` (PostgreSQL, needs
 the ``postgres`` extra) or a file path (SQLite).
@@ -9,37 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..defaults import is_postgres
+from ..domain import Clock, utc_now
 from .interfaces import (
-    EDITABLE_FIELDS,
-    KEPT_TURN,
-    TRACKED_FIELDS,
-    Clock,
     DirectoryStore,
-    Fact,
-    FactFilter,
-    FactsChange,
-    FactsListener,
     FactStore,
-    Feedback,
-    Forgotten,
     LexicalIndex,
-    NewFact,
-    NewState,
-    NewTurn,
-    Origin,
     ReceiptStore,
-    Revision,
     SettingStore,
-    StateRow,
     StateStore,
     Storage,
-    StorageConflict,
-    StorageFull,
-    Turn,
-    TurnMark,
     TurnStore,
-    encode_json,
-    utc_now,
 )
 
 
@@ -49,7 +29,7 @@ def postgres_schema_current(url: str) -> bool:
     ``serve --workers N``, which only supervises, asks this instead of opening the database."""
     import psycopg
 
-    from .postgres_schema import MIGRATIONS
+    from .postgres.schema import MIGRATIONS
 
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
@@ -64,48 +44,27 @@ def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
     path of a SQLite file."""
     if is_postgres(db):
         try:
-            from .postgres import PostgresStorage
+            from .postgres.engine import PostgresStorage
         except ImportError as exc:
             raise ImportError(
                 f"--db {str(db).split('@')[-1]!r} needs {exc.name!r}: pip install 'memorysync-kit[postgres]'"
             ) from exc
         return PostgresStorage(str(db), clock=clock)
-    from .sqlite import SqliteStorage
+    from .sqlite.engine import SqliteStorage
 
     return SqliteStorage(db, clock=clock)
 
 
 __all__ = [
-    "EDITABLE_FIELDS",
-    "KEPT_TURN",
-    "TRACKED_FIELDS",
-    "Clock",
     "DirectoryStore",
-    "Fact",
-    "FactFilter",
     "FactStore",
-    "FactsChange",
-    "FactsListener",
-    "Feedback",
-    "Forgotten",
     "LexicalIndex",
-    "NewFact",
-    "NewState",
-    "NewTurn",
-    "Origin",
     "ReceiptStore",
-    "Revision",
     "SettingStore",
-    "StateRow",
     "StateStore",
     "Storage",
-    "StorageConflict",
-    "StorageFull",
-    "Turn",
-    "TurnMark",
     "TurnStore",
-    "encode_json",
     "is_postgres",
     "open_storage",
-    "utc_now",
+    "postgres_schema_current",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TypeVar
 
-from .interfaces import StorageConflict
+from ..domain import StorageConflict
 
 T = TypeVar("T")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .interfaces import EDITABLE_FIELDS, Fact, NewFact, Revision
+from ..domain import EDITABLE_FIELDS, Fact, NewFact, Revision
 
 
 def current(fact: Fact, name: str) -> Any:

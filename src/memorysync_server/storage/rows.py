@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..domain import Fact, Revision, StateRow, Turn
 from . import revisions
-from .interfaces import Fact, Revision, StateRow, Turn
 
 
 class Row(Protocol):

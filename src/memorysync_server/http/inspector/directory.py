@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...storage.interfaces import UserDetail, UserSummary
+from ...domain import UserDetail, UserSummary
 from ..wire import timestamp
 
 

@@ -9,12 +9,11 @@ import time
 from collections import Counter
 from typing import Any
 
-from ... import context
-from ...services import Services
+from ...domain import TRACKED_FIELDS, FactFilter
+from ...services import Services, context
 from ...services.errors import Conflicting
 from ...services.memories import Added, unique
 from ...services.recall import DEFAULT_K, Narrowing
-from ...storage import TRACKED_FIELDS, FactFilter
 from .. import wire
 from ..call import Call, routes
 from ..errors import ApiError

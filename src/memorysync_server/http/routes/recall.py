@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
-from ... import context
-from ...services import Services
+from ...domain import Fact
+from ...services import Services, context
 from ...services.errors import memory_not_visible
 from ...services.recall import DEFAULT_K, Ranked
-from ...storage import Fact
 from .. import wire
 from ..call import Call, request_id, routes
+
+DROPPED_HEADER = "X-MemorySync-Dropped-Types"
 
 
 def add_turn(s: Services, call: Call) -> tuple[int, Any]:
@@ -48,9 +50,10 @@ def _ranked(s: Services, call: Call, *, gated: bool = False) -> Ranked | None:
         return None
     body = call.body
     k = body.get("k", DEFAULT_K)
-    return s.recall.by_types(
-        tenant, user, body["prompt"], k, body.get("types"), call.reply_headers, gated=gated
-    )
+    ranked, dropped = s.recall.by_types(tenant, user, body["prompt"], k, body.get("types"), gated=gated)
+    if dropped:  # named, so a typo stays visible though the search went on without it
+        call.reply_headers[DROPPED_HEADER] = ", ".join(quote(name, safe="") for name in dropped)
+    return ranked
 
 
 def _recalled(fact: Fact, score: float) -> dict[str, Any]:

@@ -19,8 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import revisions
-from .interfaces import (
+from ...domain import (
     KEPT_TURN,
     Clock,
     Fact,
@@ -43,14 +42,15 @@ from .interfaces import (
     UserSummary,
     utc_now,
 )
-from .migrations import pending
-from .retry import run_atomic
-from .rows import FACT_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
-from .rows import fact as fact_of
-from .rows import state as state_of
-from .rows import turn as turn_of
-from .sqlite_checkpoint import SAFETY_PAGES, Checkpointer
-from .sqlite_schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
+from .. import revisions
+from ..migrations import pending
+from ..retry import run_atomic
+from ..rows import FACT_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from ..rows import fact as fact_of
+from ..rows import state as state_of
+from ..rows import turn as turn_of
+from .checkpoint import SAFETY_PAGES, Checkpointer
+from .schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
 
 T = TypeVar("T")
 # Counts a person's memories without their kept turns (a memory kind listed only on request).

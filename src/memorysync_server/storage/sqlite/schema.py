@@ -11,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 
-from .migrations import Migration, statements
+from ..migrations import Migration, statements
 
 NS_SEP = "\x1f"
 

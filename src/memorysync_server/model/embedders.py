@@ -9,7 +9,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..defaults import DEFAULT_SEARCH, SEARCH_MODES
-from .text import content_words, stem
+from ..language.words import content_words, stem
 
 __all__ = [
     "DEFAULT_SEARCH",
@@ -118,7 +118,7 @@ def embedder_for(mode: str) -> Embedder:
     """The embedder a search mode stores and compares vectors with."""
     check_mode(mode)
     if mode in ("semantic", "hybrid"):
-        from ..embedding import minilm
+        from .embedding import minilm
 
         return minilm()
     return HashingEmbedder()

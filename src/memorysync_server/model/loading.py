@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .embedders import SEARCH_MODES, Embedder, HashingEmbedder, embedder_for
 from .encoder_choice import EncoderChoice, cache_path_for
-from .retrieval import SEARCH_MODES, Embedder, HashingEmbedder, embedder_for
 
 log = logging.getLogger("memorysync_server")
 
@@ -114,14 +114,14 @@ def serving_embedder(
     mode: str, *, encoder: str = "auto", db: str | Path | None = None, defer: bool = False
 ) -> Embedder:
     """The embedder a server in search ``mode`` uses: the model of the dense modes loads in the
-    background (one load per process, :func:`memorysync_server.embedding.minilm`), from now or,
+    background (one load per process, :func:`memorysync_server.model.embedding.minilm`), from now or,
     with ``defer``, from the first call of :func:`start_loading`. ``encoder`` (``auto``,
     ``int8``, ``published``) picks its graph; ``auto`` measures them, and keeps the choice beside
-    ``db`` (:func:`~memorysync_server.encoder_choice.cache_path_for`)."""
+    ``db`` (:func:`~memorysync_server.model.encoder_choice.cache_path_for`)."""
     if mode not in ("semantic", "hybrid") or mode not in SEARCH_MODES:
         return embedder_for(mode)
+    from ..retrieval.gate import warm_up
     from .embedding import MiniLMEmbedder, minilm
-    from .retrieval.gate import warm_up
 
     cache = cache_path_for(db) if db is not None and encoder == "auto" else None
     load = partial(minilm, encoder, cache)

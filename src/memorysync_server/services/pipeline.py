@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from .extract import Extractor, is_low_value, tells
-from .retrieval import PENDING, Backfill, Embedder
-from .retrieval.text import content_words, searched_text, stem
-from .storage import KEPT_TURN, NewFact, Origin, Storage
-from .substance import EMPTY_WORDS
+from ..domain import KEPT_TURN, NewFact, Origin
+from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, tells
+from ..language.words import content_words, searched_text, stem
+from ..model import Embedder
+from ..retrieval import PENDING, Backfill
+from ..storage import Storage
 from .supersede import Superseder
-from .timephrases import resolve
 
 USER_ROLES = frozenset({"human", "user", "customer", "caller"})
 OTHER_ROLES = frozenset(

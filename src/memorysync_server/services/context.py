@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from .storage import KEPT_TURN, Fact
-from .timephrases import day, resolve
+from ..domain import KEPT_TURN, Fact
+from ..extraction import day, resolve
 
 __all__ = ["block", "said_at"]
 

@@ -34,8 +34,7 @@ import psycopg
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
-from . import revisions
-from .interfaces import (
+from ...domain import (
     KEPT_TURN,
     Clock,
     Fact,
@@ -59,14 +58,15 @@ from .interfaces import (
     UserSummary,
     utc_now,
 )
-from .migrations import pending
-from .postgres_schema import MIGRATIONS
-from .retry import run_atomic
-from .rows import FACT_COLUMNS, STATE_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
-from .rows import fact as fact_of
-from .rows import state as state_of
-from .rows import turn as turn_of
-from .sqlite_schema import ns_path
+from .. import revisions
+from ..migrations import pending
+from ..retry import run_atomic
+from ..rows import FACT_COLUMNS, STATE_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from ..rows import fact as fact_of
+from ..rows import state as state_of
+from ..rows import turn as turn_of
+from ..sqlite.schema import ns_path
+from .schema import MIGRATIONS
 
 _SQL = Dialect("%s")
 

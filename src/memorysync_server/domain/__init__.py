@@ -1,0 +1,60 @@
+"""The domain: the records every layer shares, the clock, the errors storage may raise, and the
+vocabulary of memory event types. It imports nothing else of the server, so HTTP, services,
+retrieval, extraction and storage can all depend on it.
+"""
+
+from .clock import Clock, utc_now
+from .errors import StorageConflict, StorageFull
+from .records import (
+    EDITABLE_FIELDS,
+    KEPT_TURN,
+    TRACKED_FIELDS,
+    Fact,
+    FactFilter,
+    FactsChange,
+    FactsListener,
+    Feedback,
+    Forgotten,
+    NamespaceSummary,
+    NewFact,
+    NewState,
+    NewTurn,
+    Origin,
+    Revision,
+    SessionSummary,
+    StateRow,
+    Turn,
+    TurnMark,
+    UserDetail,
+    UserSummary,
+    encode_json,
+)
+
+__all__ = [
+    "EDITABLE_FIELDS",
+    "KEPT_TURN",
+    "TRACKED_FIELDS",
+    "Clock",
+    "Fact",
+    "FactFilter",
+    "FactsChange",
+    "FactsListener",
+    "Feedback",
+    "Forgotten",
+    "NamespaceSummary",
+    "NewFact",
+    "NewState",
+    "NewTurn",
+    "Origin",
+    "Revision",
+    "SessionSummary",
+    "StateRow",
+    "StorageConflict",
+    "StorageFull",
+    "Turn",
+    "TurnMark",
+    "UserDetail",
+    "UserSummary",
+    "encode_json",
+    "utc_now",
+]

@@ -1,0 +1,14 @@
+"""Where a turn's facts are made: pure functions of text, no storage, no HTTP.
+
+- ``extract``: the ``Extractor`` protocol and ``RuleExtractor``, one fact per durable statement;
+- ``third_person``: "I moved to Oslo" -> "User moved to Oslo";
+- ``chat_forms``: the shapes of chat that hide a statement (leads, reactions, riddles, fronting);
+- ``substance``: whether a clause says anything worth keeping;
+- ``timephrases``: relative time phrases ("last week") resolved against the turn's date.
+"""
+
+from .extract import Extractor, RuleExtractor, is_low_value, tells
+from .substance import EMPTY_WORDS
+from .timephrases import day, resolve
+
+__all__ = ["EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "tells"]

@@ -1,0 +1,6 @@
+"""Text as the server reads it, shared by extraction and retrieval: words, stopwords, stems, and
+first-person words retold in the third person (``words``)."""
+
+from .words import STOPWORDS, content_words, retell_first_person, searched_text, stem, third_person
+
+__all__ = ["STOPWORDS", "content_words", "retell_first_person", "searched_text", "stem", "third_person"]
