@@ -111,22 +111,27 @@ class BackgroundEmbedder:
 
 
 def serving_embedder(
-    mode: str, *, encoder: str = "auto", db: str | Path | None = None, defer: bool = False
+    mode: str,
+    *,
+    encoder: str = "auto",
+    db: str | Path | None = None,
+    defer: bool = False,
+    then: Callable[[Embedder], None] | None = None,
 ) -> Embedder:
     """The embedder a server in search ``mode`` uses: the model of the dense modes loads in the
     background (one load per process, :func:`memorysync_server.model.embedding.minilm`), from now or,
     with ``defer``, from the first call of :func:`start_loading`. ``encoder`` (``auto``,
     ``int8``, ``published``) picks its graph; ``auto`` measures them, and keeps the choice beside
-    ``db`` (:func:`~memorysync_server.model.encoder_choice.cache_path_for`)."""
+    ``db`` (:func:`~memorysync_server.model.encoder_choice.cache_path_for`). ``then`` runs with the
+    loaded model on the loader's thread (recall's gate builds its example vectors there)."""
     if mode not in ("semantic", "hybrid") or mode not in SEARCH_MODES:
         return embedder_for(mode)
-    from ..retrieval.gate import warm_up
     from .embedding import MiniLMEmbedder, minilm
 
     cache = cache_path_for(db) if db is not None and encoder == "auto" else None
     load = partial(minilm, encoder, cache)
     return BackgroundEmbedder(
-        load, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=warm_up, start=not defer
+        load, dim=MiniLMEmbedder.dim, name=MiniLMEmbedder.name, then=then, start=not defer
     )
 
 

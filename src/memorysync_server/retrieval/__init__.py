@@ -16,6 +16,7 @@ Words and stems come from :mod:`memorysync_server.language`, vectors from
 """
 
 from .backfill import PENDING, Backfill
+from .gate import warm_up
 from .ranking import STATE_FLOOR, STATE_RELATIVE, cosine_rank
 from .search import FactSearch
 
@@ -26,4 +27,5 @@ __all__ = [
     "Backfill",
     "FactSearch",
     "cosine_rank",
+    "warm_up",
 ]

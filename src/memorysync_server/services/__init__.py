@@ -15,7 +15,7 @@ from ..domain import Clock, utc_now
 from ..extraction import Extractor, RuleExtractor
 from ..model import DEFAULT_SEARCH, Embedder
 from ..model.loading import serving_embedder
-from ..retrieval import Backfill, FactSearch
+from ..retrieval import Backfill, FactSearch, warm_up
 from ..storage import Storage, open_storage
 from .directory import Directory
 from .feedback import Feedback
@@ -75,7 +75,7 @@ def build_services(
     ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder;
     ``encoder`` which graph of its model runs (``auto``: measured on this machine). The model
     loads in the background, from now or (``defer_model``) from ``model_loading.start_loading``."""
-    embedder = embedder or serving_embedder(search, encoder=encoder, db=db, defer=defer_model)
+    embedder = embedder or serving_embedder(search, encoder=encoder, db=db, defer=defer_model, then=warm_up)
     store = open_storage(db, clock=clock)
     fact_search = FactSearch(store, embedder, mode=search)
     superseder = Superseder(store, fact_search if fact_search.dense else None)
