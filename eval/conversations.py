@@ -36,7 +36,9 @@ from typing import Any
 import httpx
 import numpy as np
 
+from eval.answerability import coverage, dated_lines, names_both
 from memorysync_server import LocalServer
+from memorysync_server.extraction import day
 
 HERE = Path(__file__).resolve().parent
 CHATS = HERE / "data" / "chats"
@@ -338,6 +340,11 @@ class Outcome:
     block: str = ""
     block_date: bool | None = None
     baselines: dict[str, int | None] = field(default_factory=dict)
+    # Answer tokens in the block handed to the model (both people's blocks when the question
+    # names both), and the same for each raw-text baseline: label -> (coverage, characters).
+    tokens: float | None = None
+    handed_chars: int = 0
+    answer_baselines: dict[str, tuple[float | None, int]] = field(default_factory=dict)
 
 
 def _first_evidence_rank(ids: list[str | None], evidence: list[str]) -> int | None:
@@ -369,6 +376,11 @@ class SetResult:
         groups["overall"] = list(self.outcomes)
         cols = [c for c in (*CATEGORIES.values(), "overall") if groups.get(c)]
         baselines = sorted({b for o in self.outcomes for b in o.baselines})
+        answer_baselines = list(dict.fromkeys(b for o in self.outcomes for b in o.answer_baselines))
+
+        def mean_of(items: list[Outcome], value: Callable[[Outcome], float | None]) -> str:
+            got = [v for v in (value(o) for o in items) if v is not None]
+            return f"{statistics.mean(got):.3f}" if got else "n/a"
 
         def share(items: list[Outcome], test: Callable[[Outcome], bool | None]) -> str:
             flags = [v for v in (test(o) for o in items) if v is not None]
@@ -386,6 +398,20 @@ class SetResult:
             ("mean block chars", lambda xs: f"{statistics.mean(len(o.block) for o in xs):.0f}"),
             ("date answers: block holds the date", lambda xs: share(xs, lambda o: o.block_date)),
         ]
+        rows.append(("answer tokens in the block", lambda xs: mean_of(xs, lambda o: o.tokens)))
+        rows.append(
+            ("chars handed to the model", lambda xs: f"{statistics.mean(o.handed_chars for o in xs):.0f}")
+        )
+        for name in answer_baselines:
+            rows.append(
+                (
+                    f"answer tokens: {name} (chars)",
+                    lambda xs, n=name: (
+                        f"{mean_of(xs, lambda o: o.answer_baselines[n][0])} "
+                        f"({statistics.mean(o.answer_baselines[n][1] for o in xs):.0f})"
+                    ),
+                )
+            )
         for b in baselines:
             rows.append((f"{b} hit@5", lambda xs, b=b: share(xs, hit(5, lambda o: o.baselines.get(b)))))
             rows.append((f"{b} hit@10", lambda xs, b=b: share(xs, hit(10, lambda o: o.baselines.get(b)))))
@@ -413,13 +439,25 @@ class SetResult:
             "empty blocks": share([o.block == "" for o in out]),
             "date in block": share(dated),
             "turns with memory": self.turns_with_memory,
+            "answer tokens in the block": _mean([o.tokens for o in out]),
+            "chars handed": statistics.mean(o.handed_chars for o in out) if out else float("nan"),
         }
+        for name in dict.fromkeys(b for o in out for b in o.answer_baselines):
+            figures[f"answer tokens: {name}"] = _mean([o.answer_baselines[name][0] for o in out])
+        for cat, name in CATEGORIES.items():
+            xs = [o for o in out if o.question.category == cat]
+            figures[f"{name} answer tokens"] = _mean([o.tokens for o in xs])
         for cat, name in CATEGORIES.items():
             xs = [o for o in out if o.question.category == cat]
             figures[f"{name} hit@5"] = share([o.query_rank is not None and o.query_rank <= 5 for o in xs])
         for b in sorted({b for o in out for b in o.baselines}):
             figures[f"{b} hit@5"] = share([(r := o.baselines.get(b)) is not None and r <= 5 for o in out])
         return figures
+
+
+def _mean(values: list[float | None]) -> float:
+    got = [v for v in values if v is not None]
+    return statistics.mean(got) if got else float("nan")
 
 
 class _Client:
@@ -521,6 +559,23 @@ def run_set(
                         outcome.baselines[label] = _first_evidence_rank(
                             [ids[i] for i in index.top(question.text, QUERY_K)], question.evidence
                         )
+                    people = (
+                        list(conversation.speakers)
+                        if names_both(question.text, conversation.speakers)
+                        else [question.person]
+                    )
+                    handed = [block] + [
+                        client.post(
+                            "/v1/memory/recall",
+                            {"user_id": conversation.user(other), "prompt": question.text, "k": RECALL_K},
+                        )["context"]
+                        for other in people
+                        if other != question.person
+                    ]
+                    handed_text = "\n".join(b for b in handed if b)
+                    outcome.tokens = coverage(question.answer, handed_text)
+                    outcome.handed_chars = len(handed_text)
+                    outcome.answer_baselines = _raw_blocks(conversation, question, people, indexes)
                     outcomes.append(outcome)
         finally:
             client.http.close()
@@ -562,6 +617,37 @@ def _baselines(
                 )
         out[speaker] = indexes
     return out
+
+
+def _raw_blocks(
+    conversation: Conversation,
+    question: Question,
+    people: list[str],
+    indexes: dict[str, dict[str, tuple[Any, list[str]]]],
+) -> dict[str, tuple[float | None, int]]:
+    """Answer tokens and characters of each raw-turn baseline, each turn handed with its day."""
+    by_id = {t.dia_id: t for t in conversation.turns}
+
+    def handed(dias: Iterable[str]) -> str:
+        return dated_lines((day(by_id[d].when), by_id[d].speaker, by_id[d].text) for d in dias if d in by_id)
+
+    blocks: dict[str, str] = {}
+    for label, name, k in (
+        ("BM25 over raw turns", "BM25 top 5 raw turns", 5),
+        ("BM25 over raw turns", "BM25 top 10 raw turns", 10),
+        ("MiniLM over raw turns", "MiniLM top 5 raw turns", 5),
+    ):
+        picked: list[str] = []
+        for person in people:
+            found = indexes[person].get(label)
+            if found is not None:
+                index, ids = found
+                picked += [ids[i] for i in index.top(question.text, k)]
+        if label in indexes[people[0]]:
+            blocks[name] = handed(picked)
+    blocks["evidence turns"] = handed(dict.fromkeys(question.evidence))
+    blocks["whole conversation"] = handed(t.dia_id for t in conversation.turns)
+    return {name: (coverage(question.answer, text), len(text)) for name, text in blocks.items()}
 
 
 SAMPLE_QUESTIONS = 5
@@ -665,9 +751,27 @@ def main(argv: list[str] | None = None) -> int:
                     "evidence": o.question.evidence,
                     "query_rank": o.query_rank,
                     "block": o.block,
+                    "answer": o.question.answer,
+                    "tokens": o.tokens,
                 }
                 for o in r.outcomes
                 if o.query_rank is None or o.query_rank > 5 or not o.block_holds
+            ],
+            "questions": [
+                {
+                    "conversation": o.conversation,
+                    "question": o.question.text,
+                    "answer": o.question.answer,
+                    "category": o.question.category,
+                    "evidence": o.question.evidence,
+                    "query_rank": o.query_rank,
+                    "block_holds": o.block_holds,
+                    "tokens": o.tokens,
+                    "chars": o.handed_chars,
+                    "baselines": o.answer_baselines,
+                    "block": o.block,
+                }
+                for o in r.outcomes
             ],
         }
         for name, r in results.items()
