@@ -27,6 +27,22 @@ from .substance import about_listener, is_hedge, says_something
 from .third_person import could_be_nominal, lexicon_knows, load_lexicon, mentions_past, to_third_person
 
 
+# Every way people type an apostrophe or a quote, read as the plain one the rules are written
+# for: "I’m", "I`m", "I´m" and "Iʼm" are all "I'm"; "″" is a double quote.
+APOSTROPHES = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u2032": "'",
+        "\u02bc": "'",
+        "\uff07": "'",
+        "\u2033": '"',
+    }
+)
+
+
 def _wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -327,7 +343,7 @@ class RuleExtractor:
 
     def extract(self, text: str, *, explicit: bool = False) -> list[str]:
         facts: list[str] = []
-        text = strip_attachments(text.replace("\u2019", "'").replace("\u2018", "'"))
+        text = strip_attachments(text.translate(APOSTROPHES))
         # A past tense elsewhere in the turn dates a "put"/"set"/"read" that has no time of its own.
         past_turn = bool(_PAST_TURN.search(text))
         for sentence in _SENTENCES.split(text.strip()):

@@ -594,7 +594,10 @@ def to_third_person(clause: str, *, past_hint: bool | None = None) -> str | None
     if _WE_SUBJECT.match(text):
         # Who "we" are is not said: "User and others", with the plural verb as spoken.
         first, _, said = text.partition(" ")
-        verb = _WE_FORMS[first.lower()]
+        # "We, the whole family, went ...": the comma is not part of the subject.
+        verb = _WE_FORMS.get(first.lower().rstrip(",;:"))
+        if verb is None:  # "We`ve" or another spelling the forms do not know: say nothing
+            return None
         if verb == "would":
             verb = had_or_would(said.split(), 0) or ""
             if not verb:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +28,8 @@ from ..model import Embedder
 from ..retrieval import PENDING, Backfill
 from ..storage import Storage
 from .supersede import Superseder
+
+log = logging.getLogger("memorysync_server")
 
 USER_ROLES = frozenset({"human", "user", "customer", "caller"})
 OTHER_ROLES = frozenset(
@@ -177,6 +181,9 @@ class Pipeline:
         self.superseder = superseder
         self.backfill = backfill
         self._heavy = threading.Lock()
+        # Texts the extractor failed on (each kept verbatim, with no facts): a health figure.
+        self.extraction_failures = 0
+        self._failures = threading.Lock()
 
     @contextmanager
     def _work(self, chars: int) -> Iterator[None]:
@@ -215,17 +222,43 @@ class Pipeline:
     def echoes(self, prompt: str) -> set[str]:
         """The texts of the facts ``prompt`` gives when it arrives now as the person's turn."""
         _, content = resolve_role(None, prompt, None, {})
-        said = self.store.clock()
-        return (
-            {resolve(fact, said) for fact in self._extract(content)} if not is_low_value(content) else set()
-        )
+        if is_low_value(content):
+            return set()
+        facts, _ = self._facts(content, self.store.clock())
+        return set(facts)
 
-    def _extract(self, text: str, *, explicit: bool = False) -> list[str]:
-        with self._work(len(text)):
-            return self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
+    def _facts(self, text: str, said: datetime, *, explicit: bool = False) -> tuple[list[str], bool]:
+        """The facts of ``text``, dated against ``said``, and whether extraction failed.
+
+        No text is lost to an extractor error: a failure is logged (its kind and place, never the
+        text) and counted, and the caller keeps what the person wrote verbatim instead."""
+        try:
+            with self._work(len(text)):
+                found = (
+                    self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
+                )
+            # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
+            return [resolve(fact, said) for fact in found], False
+        except Exception as exc:
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            log.error(
+                "extraction failed (%s at %s:%d) on a %d-character text; kept verbatim with no facts",
+                type(exc).__name__,
+                where.filename.rsplit("/", 1)[-1],
+                where.lineno or 0,
+                len(text),
+            )
+            with self._failures:
+                self.extraction_failures += 1
+            return [], True
 
     def extract(self, text: str, *, explicit: bool = False, scope: tuple[str, str] | None = None) -> Drafts:
-        return self.drafts(self._extract(text, explicit=explicit), scope=scope)
+        """The facts of an explicit write, ready to store. When extraction fails, an explicit write
+        stores its text as given (the caller chose to remember exactly that)."""
+        facts, failed = self._facts(text, self.store.clock(), explicit=explicit)
+        if failed and explicit and text.strip():
+            facts = [text.strip()]
+        return self.drafts(facts, scope=scope)
 
     def store_facts(
         self,
@@ -298,16 +331,24 @@ class Pipeline:
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
         said = said_at(occurred_at, self.store.clock())
-        # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
-        facts = [resolve(fact, said) for fact in self._extract(content)]
+        facts, failed = self._facts(content, said)
         return TurnPlan(
             None,
             digest,
             self.drafts(facts, scope=scope),
             meta,
-            turn=self.drafts([content.strip()]) if worth_keeping(content, facts) else None,
+            turn=self.drafts([content.strip()]) if failed or self._worth_keeping(content, facts) else None,
             said_at=iso(said),
         )
+
+    def _worth_keeping(self, content: str, facts: list[str]) -> bool:
+        try:
+            return worth_keeping(content, facts)
+        except Exception:
+            log.error(
+                "deciding whether to keep a %d-character turn failed; kept", len(content), exc_info=False
+            )
+            return True
 
     def commit_turn(
         self,
