@@ -39,7 +39,7 @@ EXPORTS = {
     "memorysync_server.http.inspector": {"Inspector"},
     "memorysync_server.http.routes": {"ROUTES"},
     "memorysync_server.language": {
-        "STOPWORDS", "content_words", "retell_first_person", "searched_text", "stem", "third_person",
+        "STOPWORDS", "about_someone", "content_words", "retell_first_person", "searched_text", "stem", "third_person",
     },
     "memorysync_server.model": {
         "DEFAULT_SEARCH", "Embedder", "HashingEmbedder", "MiniLMEmbedder", "SEARCH_MODES", "check_mode",

@@ -24,8 +24,15 @@ from .chat_forms import (
     unfront,
 )
 from .substance import about_listener, is_hedge, says_something
-from .third_person import could_be_nominal, lexicon_knows, load_lexicon, mentions_past, to_third_person
-
+from .third_person import (
+    could_be_nominal,
+    lexicon_knows,
+    load_lexicon,
+    mentions_past,
+    swap_pronouns,
+    to_third_person,
+)
+from .timephrases import time_phrase
 
 # Every way people type an apostrophe or a quote, read as the plain one the rules are written
 # for: "I’m", "I`m", "I´m" and "Iʼm" are all "I'm"; "″" is a double quote.
@@ -330,6 +337,42 @@ def _clean(clause: str) -> str:
     return clause.strip().strip(" ,;:-–—").rstrip(".!").strip()
 
 
+# A fact and what the turn goes on to say about it stay one fact up to this many characters.
+MAX_JOINED = 320
+_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+|(?<=[a-z])[-\u2013\u2014]\s+")
+# A piece that goes on about the thing just told: "It made me appreciate ...", "They were so
+# excited ...", "Their inclusivity and support really spoke to me".
+_GOES_ON = re.compile(
+    r"^(?:it|it's|its|they|they're|their|them|that|this|those|these|there)\b", re.IGNORECASE
+)
+_SPEAKER_INSIDE = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The turn's sentences (and dash-separated parts), each with whether a dash opened it."""
+    out: list[tuple[str, bool]] = []
+    last, dashed = 0, False
+    for m in _SENTENCES.finditer(text):
+        out.append((text[last : m.start()].strip(), dashed))
+        last, dashed = m.end(), bool(_DASH.fullmatch(m.group(0)))
+    out.append((text[last:].strip(), dashed))
+    return [(piece, dash) for piece, dash in out if piece]
+
+
+def _elaboration(piece: str, after_dash: bool) -> str | None:
+    """What ``piece`` adds to the fact before it, retold, or None when it adds nothing of the
+    speaker's: a reaction to the listener, a question, a greeting, a word or two."""
+    clean = _TRAILING_THANKS.sub("", _clean(_GREETING.sub("", piece)))
+    if not clean or piece.rstrip().endswith("?") or about_listener(clean) or is_hedge(clean):
+        return None
+    if _SMALL_TALK.match(clean) or len(re.findall(r"[^\W\d_]{3,}", clean)) < 3:
+        return None
+    if not after_dash and not (_GOES_ON.match(clean) and (_SPEAKER_INSIDE.search(clean) or len(clean) >= 30)):
+        return None
+    retold = swap_pronouns(clean)
+    return retold if retold.startswith("I ") else retold[0].lower() + retold[1:]
+
+
 class RuleExtractor:
     """Deterministic rules; see the module docstring for what is kept and what is dropped.
 
@@ -346,10 +389,28 @@ class RuleExtractor:
         text = strip_attachments(text.translate(APOSTROPHES))
         # A past tense elsewhere in the turn dates a "put"/"set"/"read" that has no time of its own.
         past_turn = bool(_PAST_TURN.search(text))
-        for sentence in _SENTENCES.split(text.strip()):
-            for fact in self._sentence(sentence.strip(), explicit=explicit, past_turn=past_turn):
-                if fact not in facts:
-                    facts.append(fact)
+        # The fact the previous piece gave (an index into facts), which a piece that goes on
+        # about it ("It made me appreciate ...", "- going for hikes, ...") joins.
+        previous: int | None = None
+        # A time said in a piece that gave no fact ("Last week was eye-opening. I visited ...").
+        when: str | None = None
+        for piece, after_dash in _pieces(text.strip()):
+            found = [
+                f for f in self._sentence(piece, explicit=explicit, past_turn=past_turn) if f not in facts
+            ]
+            if found:
+                if when is not None and time_phrase(found[0]) is None:
+                    found[0] = f"{found[0]} {when}"
+                when = None
+                facts.extend(found)
+                previous = len(facts) - 1
+                continue
+            more = _elaboration(piece, after_dash) if previous is not None else None
+            if more is not None and previous is not None and len(facts[previous]) + len(more) <= MAX_JOINED:
+                facts[previous] = f"{facts[previous]}{' -' if after_dash else ';'} {more}"
+                continue
+            previous = None
+            when = time_phrase(piece) or when
         return facts
 
     def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:

@@ -325,6 +325,12 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
     return _BY_TENSE.sub(one, sentence)
 
 
+def time_phrase(text: str) -> str | None:
+    """The first relative time phrase of ``text`` ("last week", "two days ago"), as written."""
+    m = _ANY.search(text)
+    return m.group(0) if m else None
+
+
 def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
     """``text`` with its relative time phrases resolved against ``said``.
 

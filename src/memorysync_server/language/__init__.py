@@ -1,6 +1,16 @@
 """Text as the server reads it, shared by extraction and retrieval: words, stopwords, stems, and
-first-person words retold in the third person (``words``)."""
+first-person words retold in the third person (``words``); whether a prompt asks about a person
+(``people``)."""
 
+from .people import about_someone
 from .words import STOPWORDS, content_words, retell_first_person, searched_text, stem, third_person
 
-__all__ = ["STOPWORDS", "content_words", "retell_first_person", "searched_text", "stem", "third_person"]
+__all__ = [
+    "STOPWORDS",
+    "about_someone",
+    "content_words",
+    "retell_first_person",
+    "searched_text",
+    "stem",
+    "third_person",
+]

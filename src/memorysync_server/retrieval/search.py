@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..domain import KEPT_TURN, Fact, FactsChange
+from ..language.people import about_someone
 from ..language.words import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
 from ..model import Embedder, check_mode
 from ..storage import Storage
@@ -499,6 +500,11 @@ class FactSearch:
             return []
         if self.gate is not None and query is not None:
             threshold = self.gate.threshold(query, retold=third_person(prompt) != prompt)
+            if about_someone(prompt):
+                # A question about a person is personal whatever the name (the vector's verdict
+                # moves with it), and recall is never stricter than search: what search finds
+                # above its floor reaches the block, the best first.
+                threshold = min(threshold, self.noise_floor)
         else:
             threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
         best = ranked[0][1]
