@@ -4,11 +4,22 @@
 - ``third_person``: "I moved to Oslo" -> "User moved to Oslo";
 - ``chat_forms``: the shapes of chat that hide a statement (leads, reactions, riddles, fronting);
 - ``substance``: whether a clause says anything worth keeping;
-- ``timephrases``: relative time phrases ("last week") resolved against the turn's date.
+- ``timephrases``: relative time phrases ("last week") resolved against the turn's date;
+- ``referents``: a fact's "it" or "them" read from the turn and the turns just before it.
 """
 
 from .extract import Extractor, RuleExtractor, is_low_value, tells
+from .referents import resolve_referents
 from .substance import EMPTY_WORDS
 from .timephrases import day, resolve
 
-__all__ = ["EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "tells"]
+__all__ = [
+    "EMPTY_WORDS",
+    "Extractor",
+    "RuleExtractor",
+    "day",
+    "is_low_value",
+    "resolve",
+    "resolve_referents",
+    "tells",
+]

@@ -348,6 +348,13 @@ _GOES_ON = re.compile(
 _SPEAKER_INSIDE = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 
 
+_IT_OPENS = re.compile(
+    r"^(?:it|that|this)(?:\s+|(?='))('s|is|was|has|had|made|makes|felt|feels|took|takes|\w+ed|\w+s)\b",
+    re.IGNORECASE,
+)
+_IT_VERBS = {"'s": "is"}
+
+
 def _pieces(text: str) -> list[tuple[str, bool]]:
     """The turn's sentences (and dash-separated parts), each with whether a dash opened it."""
     out: list[tuple[str, bool]] = []
@@ -370,6 +377,10 @@ def _elaboration(piece: str, after_dash: bool) -> str | None:
     if not after_dash and not (_GOES_ON.match(clean) and (_SPEAKER_INSIDE.search(clean) or len(clean) >= 30)):
         return None
     retold = swap_pronouns(clean)
+    # "It made me appreciate ..." goes on about the whole fact: ", which made them appreciate ...".
+    which = _IT_OPENS.match(retold)
+    if which:
+        return "which " + _IT_VERBS.get(which.group(1).lower(), which.group(1)) + retold[which.end() :]
     return retold if retold.startswith("I ") else retold[0].lower() + retold[1:]
 
 
@@ -407,7 +418,8 @@ class RuleExtractor:
                 continue
             more = _elaboration(piece, after_dash) if previous is not None else None
             if more is not None and previous is not None and len(facts[previous]) + len(more) <= MAX_JOINED:
-                facts[previous] = f"{facts[previous]}{' -' if after_dash else ';'} {more}"
+                joint = " -" if after_dash else "," if more.startswith("which ") else ";"
+                facts[previous] = f"{facts[previous]}{joint} {more}"
                 continue
             previous = None
             when = time_phrase(piece) or when

@@ -367,6 +367,14 @@ def lexicon_knows(word: str) -> bool:
     return bool(_lemmas(word))
 
 
+def noun_number(word: str) -> str | None:
+    """ "singular" or "plural" when LemmInflect lists ``word`` (lower case) as a noun, else None."""
+    lemmas = _lemmas(word).get("NOUN")
+    if not lemmas:
+        return None
+    return "singular" if word in lemmas else "plural"
+
+
 def is_plain_past(word: str) -> bool:
     """ "went", "started": a past form only, never a base form or adjective ("read", "excited")."""
     lemmas = _lemmas(word)

@@ -9,7 +9,7 @@ from ..domain import NewTurn, Turn
 from ..storage import Storage
 from .blank import is_blank
 from .derived import delete_records
-from .pipeline import USER_ROLES, Pipeline, TurnPlan
+from .pipeline import USER_ROLES, Pipeline, RecentTurns, TurnPlan
 
 
 def role_name(raw: str) -> str:
@@ -58,6 +58,7 @@ class History:
             )
 
         def plan(turn: dict[str, Any], role: str, *, outside_tx: bool = True) -> TurnPlan:
+            at = next(i for i, (t, _) in enumerate(roles) if t is turn)
             return self.pipeline.plan_turn(
                 text=turn["content"],
                 role=role,
@@ -65,6 +66,8 @@ class History:
                 occurred_at=turn.get("occurred_at"),
                 metadata=metadata,
                 scope=(tenant, user) if outside_tx else None,
+                # The transcript's own turns before this one, both sides, are its context.
+                context=[str(t["content"]) for t, _ in roles[max(0, at - RecentTurns.TURNS) : at]],
             )
 
         # Extraction and embedding happen here, before the unit of work; turns already stored

@@ -12,7 +12,8 @@ import logging
 import re
 import threading
 import traceback
-from collections.abc import Iterator
+from collections import OrderedDict, deque
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..domain import KEPT_TURN, NewFact, Origin
-from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, tells
+from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, resolve_referents, tells
 from ..language.words import content_words, searched_text, stem
 from ..model import Embedder
 from ..retrieval import PENDING, Backfill
@@ -162,6 +163,35 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+class RecentTurns:
+    """The last few turns of each person's chat, both sides, kept in this process's memory only
+    (never stored: a turn that is not the person's stores nothing): what a turn's "it" or "them"
+    refers to is often in the question just before it. Turns further apart than WINDOW are not
+    context; the least recently active people are forgotten first."""
+
+    TURNS = 3
+    WINDOW = timedelta(hours=6)
+    PEOPLE = 10_000
+
+    def __init__(self) -> None:
+        self._turns: OrderedDict[tuple[str, str], deque[tuple[datetime, str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def before(self, scope: tuple[str, str], said: datetime) -> list[str]:
+        """The turns noted for ``scope`` within WINDOW before ``said``, oldest first."""
+        with self._lock:
+            turns = list(self._turns.get(scope, ()))
+        return [text for at, text in turns if timedelta(0) <= said - at <= self.WINDOW]
+
+    def note(self, scope: tuple[str, str], said: datetime, text: str) -> None:
+        with self._lock:
+            turns = self._turns.pop(scope, None) or deque(maxlen=self.TURNS)
+            turns.append((said, text))
+            self._turns[scope] = turns
+            while len(self._turns) > self.PEOPLE:
+                self._turns.popitem(last=False)
+
+
 class Pipeline:
     """With ``backfill``, facts are stored without their vectors and embedded after the write
     answered (see retrieval/backfill.py); only a fact that supersede compares by likeness is
@@ -184,6 +214,7 @@ class Pipeline:
         # Texts the extractor failed on (each kept verbatim, with no facts): a health figure.
         self.extraction_failures = 0
         self._failures = threading.Lock()
+        self.recent = RecentTurns()
 
     @contextmanager
     def _work(self, chars: int) -> Iterator[None]:
@@ -227,8 +258,11 @@ class Pipeline:
         facts, _ = self._facts(content, self.store.clock())
         return set(facts)
 
-    def _facts(self, text: str, said: datetime, *, explicit: bool = False) -> tuple[list[str], bool]:
-        """The facts of ``text``, dated against ``said``, and whether extraction failed.
+    def _facts(
+        self, text: str, said: datetime, *, explicit: bool = False, context: Sequence[str] = ()
+    ) -> tuple[list[str], bool]:
+        """The facts of ``text``, their "it"/"them" read from ``text`` and the turns before it
+        (``context``), dated against ``said``, and whether extraction failed.
 
         No text is lost to an extractor error: a failure is logged (its kind and place, never the
         text) and counted, and the caller keeps what the person wrote verbatim instead."""
@@ -238,7 +272,7 @@ class Pipeline:
                     self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
                 )
             # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
-            return [resolve(fact, said) for fact in found], False
+            return [resolve(resolve_referents(fact, text, context), said) for fact in found], False
         except Exception as exc:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             log.error(
@@ -320,9 +354,17 @@ class Pipeline:
         occurred_at: str | None,
         metadata: dict[str, Any] | None,
         scope: tuple[str, str] | None = None,
+        context: Sequence[str] | None = None,
     ) -> TurnPlan:
+        """What ingesting one turn will do. ``context``: the turns said just before it (a
+        transcript gives them); None takes those this process saw for ``scope`` (add_turn)."""
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
+        said = said_at(occurred_at, self.store.clock())
+        if context is None:
+            context = self.recent.before(scope, said) if scope is not None else []
+            if scope is not None:
+                self.recent.note(scope, said, content)
         if not is_user:
             return TurnPlan("skipped_non_user_turn")
         if is_low_value(content):
@@ -330,8 +372,7 @@ class Pipeline:
         digest = hashlib.sha256(
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
-        said = said_at(occurred_at, self.store.clock())
-        facts, failed = self._facts(content, said)
+        facts, failed = self._facts(content, said, context=context)
         return TurnPlan(
             None,
             digest,

@@ -1,0 +1,189 @@
+"""What a fact's "it" or "them" stands for, read from the turn and the turns just before it.
+
+"I chose them 'cause they help LGBTQ+ folks with adoption" answers "What made you pick that
+agency?": alone, "User chose them ..." has lost what it is about, and a fact without its topic
+ranks below every fact that has one. The thing is the nearest fitting noun phrase said before
+the pronoun: earlier in the same turn first, then in the turns just before it (the other side's
+question first). Nothing fits, nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .third_person import noun_number
+
+__all__ = ["resolve_referents"]
+
+# "it"/"them" as the object of a verb or a preposition (after a word, not after a comma or a
+# conjunction, where "it" starts a clause of its own: "coriander, it tastes like soap").
+_PRONOUN = re.compile(r"\b(it|them)\b(?!\s*(?:'s|is|was|has)\b)")
+_BEFORE = re.compile(r"([A-Za-z']+)(\W*)$")
+_OPENS_CLAUSE = frozenset(
+    [
+        "and",
+        "but",
+        "so",
+        "or",
+        "because",
+        "cause",
+        "when",
+        "if",
+        "that",
+        "as",
+        "since",
+        "while",
+        "though",
+        "although",
+        "where",
+        "user",
+    ]
+)
+_THEM = re.compile(r"\bthem\b", re.IGNORECASE)
+_IDIOM = re.compile(
+    r"\b(?:make|made|making|makes|get|got|gets|getting|take|took|takes|taking|nail|nailed|love|loved|loves|"
+    r"hate|hated|hates|like|liked|likes)\s+it\s+(?:here|there|work|happen|easy|through|anymore|up)\b"
+    r"|\b(?:made|make|makes|making)\s+it(?:\s*$|\s+(?:to|on\s+time|in\s+time)\b)"
+    r"|\bit\s+(?:all|together|out\s+of)\b|\bof\s+it\s+all\b|\bgo(?:es|ing)?\s+for\s+it\b|\bwent\s+for\s+it\b",
+    re.IGNORECASE,
+)
+_PHRASE = re.compile(
+    r"\b(?P<det>the|a|an|that|this|these|those|my|your|his|her|our|their)\s+"
+    r"(?P<words>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3})"
+)
+# Nouns too vague to be what a fact is about.
+_VAGUE = frozenset(
+    [
+        "time",
+        "times",
+        "thing",
+        "things",
+        "lot",
+        "lots",
+        "bit",
+        "way",
+        "ways",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "moment",
+        "stuff",
+        "one",
+        "ones",
+        "kind",
+        "sort",
+        "idea",
+        "ideas",
+        "question",
+        "questions",
+        "chat",
+        "fun",
+        "bunch",
+        "minute",
+        "minutes",
+        "night",
+        "nights",
+        "morning",
+        "mornings",
+        "evening",
+        "weekend",
+        "end",
+        "rest",
+        "part",
+        "same",
+        "other",
+        "others",
+        "kinds",
+        "sorts",
+        "type",
+        "types",
+        "deal",
+        "news",
+        "reason",
+        "feeling",
+        "feelings",
+        "experience",
+        "moments",
+        "memories",
+        "memory",
+        "life",
+        "world",
+        "people",
+        "guy",
+        "guys",
+        "folks",
+    ]
+)
+_OWN = {"my": "their", "our": "their"}
+
+
+def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
+    """(noun phrase as a fact would say it, its number) for each phrase of ``text``, last first:
+    a determiner, then words up to the last of the first run of nouns ("that adoption agency",
+    "a gorgeous bowl"), within four words."""
+    out = []
+    for m in _PHRASE.finditer(text):
+        words = m["words"].split()
+        kinds = [noun_number(w.lower()) for w in words]
+        first = next((i for i, kind in enumerate(kinds) if kind is not None), None)
+        if first is None:
+            continue
+        last = first
+        while last + 1 < len(words) and kinds[last + 1] is not None:
+            last += 1
+        head = words[last].lower()
+        if head in _VAGUE:
+            continue
+        det = m["det"].lower()
+        det = _OWN.get(det, "the") if own else "the"
+        out.append((" ".join([det, *words[: last + 1]]), str(kinds[last])))
+    return out[::-1]
+
+
+def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
+    """``fact`` with an "it" or "them" that stands for a thing replaced by that thing, when the
+    turn before the fact's words (``turn`` up to its first clause), or ``context`` (the turns
+    before it, nearest last), names one that fits."""
+    m = next((m for m in _PRONOUN.finditer(fact) if _is_object(fact[: m.start()])), None)
+    if m is None or _IDIOM.search(fact):
+        return fact
+    if m.group(1) == "them" and len(_THEM.findall(turn)) < len(_THEM.findall(fact)):
+        return fact  # this "them" retells the speaker's "me": it is the person, not a thing
+    wanted = "singular" if m.group(1) == "it" else None
+    # The turn's own words before the clause the fact retells come first ("I found a great
+    # studio space. I signed for it today"), then what was said just before, nearest first.
+    sources = [(sentence, True) for sentence in _before_fact(turn, fact)]
+    sources += [(text, False) for text in reversed(context)]
+    for text, own in sources:
+        for phrase, number in _phrases(text, own=own):
+            if wanted is None or number == wanted:
+                return fact[: m.start()] + phrase + fact[m.end() :]
+    return fact
+
+
+def _is_object(before: str) -> bool:
+    """Whether a pronoun after ``before`` is the object of a verb or a preposition: it follows a
+    word, not a comma or a conjunction, where "it" starts a clause of its own ("coriander, it
+    tastes like soap")."""
+    m = _BEFORE.search(before)
+    return m is not None and m.group(2).strip() == "" and m.group(1).lower() not in _OPENS_CLAUSE
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+def _before_fact(turn: str, fact: str) -> list[str]:
+    """The sentences of ``turn`` before the one ``fact`` retells (the last word the fact and a
+    sentence share decides which), nearest first."""
+    sentences = [s.strip() for s in _SENTENCE.findall(turn) if s.strip()]
+    fact_words = set(re.findall(r"[a-z]{4,}", fact.lower()))
+    for i, sentence in enumerate(sentences):
+        if fact_words & set(re.findall(r"[a-z]{4,}", sentence.lower())):
+            return sentences[:i][::-1]
+    return []
