@@ -13,6 +13,7 @@ from typing import Any
 from . import preflight
 from .defaults import (
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_RECALL_CHARS,
     DEFAULT_SEARCH,
     DEFAULT_TENANT,
     ENCODER_SETTINGS,
@@ -33,6 +34,16 @@ def _port(text: str) -> int:
     if not 0 < port < 65536:
         raise argparse.ArgumentTypeError(f"{port} is not a port number (1-65535)")
     return port
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters (e.g. 700)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} characters leave no room for a memory: give 1 or more")
+    return value
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -121,6 +132,14 @@ def _parser() -> argparse.ArgumentParser:
         default=env("MEMORYSYNC_SERVER_SEARCH", DEFAULT_SEARCH),
         help="how facts are ranked ('lexical' is the original word-based search, which needs no model). "
         "Env: MEMORYSYNC_SERVER_SEARCH.",
+    )
+    serve.add_argument(
+        "--recall-chars",
+        type=_positive,
+        default=int(env("MEMORYSYNC_SERVER_RECALL_CHARS", str(DEFAULT_RECALL_CHARS))),
+        metavar="N",
+        help=f"the recall block's size in characters per end user ({DEFAULT_RECALL_CHARS}): the memories "
+        "that add the most fill it. Env: MEMORYSYNC_SERVER_RECALL_CHARS.",
     )
     serve.add_argument(
         "--encoder",
@@ -229,7 +248,12 @@ def _serve_one(
     single_threaded_blas()
     try:
         app = create_app(
-            args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search, encoder=args.encoder
+            args.db,
+            keys=keys,
+            max_body_bytes=args.max_body_bytes,
+            search=args.search,
+            encoder=args.encoder,
+            recall_chars=args.recall_chars,
         )
     except ValueError as error:
         return _refuse(str(error))
@@ -270,6 +294,7 @@ def _serve_workers(
             "max_body_bytes": args.max_body_bytes,
             "search": args.search,
             "encoder": args.encoder,
+            "recall_chars": args.recall_chars,
         }
     )
     uvicorn.run(
@@ -318,6 +343,7 @@ def worker_app() -> object:
         max_body_bytes=config["max_body_bytes"],
         search=config["search"],
         encoder=config.get("encoder", "auto"),
+        recall_chars=config.get("recall_chars", DEFAULT_RECALL_CHARS),
         # N workers start side by side on the same cores: each loads its model once it is
         # serving (first request), not while the others are still starting.
         defer_model=True,
