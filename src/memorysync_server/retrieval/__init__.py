@@ -2,6 +2,7 @@
 
 One job a module, each depending only on those above it:
 
+- ``arrays``: where ids sit in an array of ids, and each row's best dot product;
 - ``index``: one user's vectors in memory and the two-stage scan of large users;
 - ``ranking``: scores, thresholds and the ranking of state records;
 - ``gate``: recall's per-prompt relevance threshold;

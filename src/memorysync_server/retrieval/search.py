@@ -21,6 +21,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -28,11 +29,12 @@ from ..domain import KEPT_TURN, Fact, FactsChange
 from ..language.words import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
 from ..model import Embedder, check_mode
 from ..storage import Storage
+from .arrays import best_dot, in_sorted
 from .backfill import Backfill
 from .beside import Beside, shared_beside
 from .fact_cache import FactCache
 from .gate import RelevanceGate
-from .index import COARSE_CANDIDATES, FACT, TURN, UNKNOWN, UserIndex, _best, _changed, _in_sorted, scan
+from .index import COARSE_CANDIDATES, FACT, TURN, UNKNOWN, UserIndex, scan
 from .ranking import (
     BM25_HALF,
     HYBRID_WEIGHT,
@@ -40,8 +42,8 @@ from .ranking import (
     NOISE_FLOOR,
     RELEVANCE_THRESHOLD,
     SEMANTIC_NOISE_FLOOR,
-    _below_superseders,
-    _boosted,
+    below_superseders,
+    boosted,
     companion_threshold,
     diversified,
     weighted_by_importance,
@@ -49,6 +51,8 @@ from .ranking import (
 from .turns import POOL, marks_of, one_per_turn, turn_of
 
 __all__ = ["FactSearch"]
+
+V = TypeVar("V")
 
 log = logging.getLogger("memorysync_server")
 # Which memories a search may return (a type or metadata filter of the route).
@@ -254,10 +258,10 @@ class FactSearch:
         if index.superseded:
             # A candidate's superseder is scored too, so the newer value can rank above it.
             old, new = index.superseded_pairs()
-            at, is_old = _in_sorted(old, index.ids[rows])
+            at, is_old = in_sorted(old, index.ids[rows])
             where, ok = index.positions(new[at[is_old]])
             rows = np.union1d(rows, where[ok])
-        return rows, np.clip(_best(index.matrix[rows], query), 0.0, 1.0)
+        return rows, np.clip(best_dot(index.matrix[rows], query), 0.0, 1.0)
 
     def _scores(
         self, tenant: str, user_id: str, prompt: str, k: int, *, said: Callable[[], Said]
@@ -297,12 +301,12 @@ class FactSearch:
         rows, scores = self._vector_scores(index, query, k)
         likeness = scores
         if weight and lexical:
-            rows, scores, likeness = _boosted(index, query, rows, scores, lexical, weight)
+            rows, scores, likeness = boosted(index, query, rows, scores, lexical, weight)
         ids = index.ids[rows]
         if index.importance:
             scores = weighted_by_importance(ids, scores, *index.importance_arrays())
         if index.superseded:
-            scores = _below_superseders(ids, scores, *index.superseded_pairs())
+            scores = below_superseders(ids, scores, *index.superseded_pairs())
         return ids, scores, likeness, query, lambda: stored, index
 
     def _query_texts(self, prompt: str) -> list[str]:
@@ -510,3 +514,15 @@ class FactSearch:
             facts = [score for fact, score in ranked if fact.event_type != KEPT_TURN]
             threshold = companion_threshold(threshold, max(facts, default=best))
         return [(fact, score) for fact, score in ranked if score >= threshold]
+
+
+def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V]:
+    """A new ``mapping`` with ``changes`` applied (None removes the id). A new object, never the
+    old one edited: caches keyed by the mapping's identity then see the change."""
+    out = dict(mapping)
+    for fact_id, value in changes.items():
+        if value is None:
+            out.pop(fact_id, None)
+        else:
+            out[fact_id] = value
+    return out
