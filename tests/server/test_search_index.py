@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from memorysync_server.domain import KEPT_TURN, NewFact
-from memorysync_server.retrieval import FactSearch
+from memorysync_server.model import HashingEmbedder
+from memorysync_server.retrieval import Backfill, FactSearch
 from memorysync_server.retrieval.beside import Beside
 from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, Projection, UserIndex, _grown, scan
 from memorysync_server.storage.sqlite.engine import SqliteStorage
@@ -226,3 +227,22 @@ def test_the_8_bit_projection_ranks_rows_as_the_float_one_does() -> None:
     # A row appended later, larger than any the projection was fitted on, clips instead of wrapping.
     assert eight.rows(vectors[:1] * 100).min() >= -127 and eight.rows(vectors[:1] * 100).max() <= 127
     assert not eight.scores(eight.rows(vectors), np.zeros(DIM, np.float32), None).any()
+
+
+def test_a_search_reads_vectors_and_only_the_backfill_writes_them(tmp_path) -> None:
+    # Facts stored with another embedder's vectors (an older release, another search mode) are
+    # given this one's by the backfill, which a search asks; a search alone never writes.
+    embedder = HashingEmbedder()
+    store = SqliteStorage(tmp_path / "old.db")
+    (cello,) = store.facts.add("t", "u", [NewFact("User plays the cello", "x", {}, np.ones(3, np.float32))])
+    assert FactSearch(store, embedder).search("t", "u", "cello", 1) == []  # not searchable yet
+    assert store.facts.index_rows("t", "u", embedder.dim).other_vectors == [cello]  # nothing written
+    backfill = Backfill(store, embedder)
+    try:
+        search = FactSearch(store, embedder, backfill=backfill)
+        assert [f.id for f, _ in search.search("t", "u", "cello", 1)] == [cello]
+        assert store.facts.index_rows("t", "u", embedder.dim).other_vectors == []
+        assert backfill.embedded == 1
+    finally:
+        backfill.close()
+        store.close()

@@ -16,7 +16,6 @@ than EXACT_SCAN_ROWS facts are scanned in two stages (a 64-wide projection, then
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..domain import KEPT_TURN, Fact, FactsChange
-from ..language.words import FTS_WORD, STOPWORDS, content_words, searched_text, stem, third_person
+from ..language.words import FTS_WORD, STOPWORDS, content_words, stem, third_person
 from ..model import Embedder, check_mode
 from ..storage import Storage
 from .arrays import best_dot, in_sorted
@@ -54,7 +53,6 @@ __all__ = ["FactSearch"]
 
 V = TypeVar("V")
 
-log = logging.getLogger("memorysync_server")
 # Which memories a search may return (a type or metadata filter of the route).
 Keep = Callable[[Fact], bool]
 # Recall's own prompt as stored: the kept turn it made (None: not kept) and the ids of the facts
@@ -102,6 +100,7 @@ class FactSearch:
         mode: str = "lexical",
         max_cached_rows: int = 500_000,
         beside: Beside | None = None,
+        backfill: Backfill | None = None,
     ) -> None:
         check_mode(mode)
         self.mode = mode
@@ -112,8 +111,9 @@ class FactSearch:
         self.gate = RelevanceGate(embedder) if self.dense else None
         # Where the reads that need no vector run while the prompt encodes (beside.py).
         self.beside = (beside or shared_beside()) if self.dense else INLINE
-        # Embeds facts stored without their vector (backfill.Backfill); set by create_app.
-        self.backfill: Backfill | None = None
+        # Writes the vectors a search needs and the store lacks (backfill.Backfill): facts stored
+        # without one, or with another embedder's. A search reads; only the backfill writes.
+        self.backfill: Backfill | None = backfill
         # The facts a prompt would itself give when stored (set by build_services: the pipeline's
         # extraction). Recall leaves them out: the person's message is captured before recall.
         self.echoes: Callable[[str], set[str]] = lambda prompt: set()
@@ -157,21 +157,6 @@ class FactSearch:
                 index = index.forget_marks(np.asarray(change.edited_ids, dtype=np.int64))
             self._cache[key] = index
 
-    def _refresh_stale_vectors(self, tenant: str, user_id: str) -> None:
-        """Facts stored by another embedder (an older release, another --search mode) get this
-        embedder's vectors, written back once, so every fact stays searchable."""
-        stale = self.store.facts.with_other_vectors(tenant, user_id, self.embedder.dim)
-        if stale:
-            log.info("re-embedding %d facts of one user for the %r search", len(stale), self.mode)
-        for start in range(0, len(stale), 256):
-            chunk = stale[start : start + 256]
-            vectors = self.embedder.embed([searched_text(text) for _, text in chunk])
-            self.store.facts.replace_vectors(
-                tenant,
-                user_id,
-                [(fact_id, vector) for (fact_id, _), vector in zip(chunk, vectors, strict=True)],
-            )
-
     def _index(self, tenant: str, user_id: str) -> UserIndex:
         key = (tenant, user_id)
         with self._lock:
@@ -182,23 +167,18 @@ class FactSearch:
         self.stages["load"] += 1
         with self._lock:
             generation = self._generation.get(key, 0)
-        ids, matrix, marks = self.store.facts.indexed(tenant, user_id, self.embedder.dim)
-        if self.store.facts.page(tenant, user_id, 1, 0, kept_turns=True)[1] != len(ids):
-            # Some facts carry another embedder's vectors: give them ours, then read again.
-            self._refresh_stale_vectors(tenant, user_id)
+        rows = self.store.facts.index_rows(tenant, user_id, self.embedder.dim)
+        if rows.other_vectors and self.backfill is not None:
+            # Some facts carry another embedder's vectors: the backfill gives them ours, then read again.
+            self.backfill.refresh(tenant, user_id, rows.other_vectors)
             with self._lock:
                 generation = self._generation.get(key, 0)
-            ids, matrix, marks = self.store.facts.indexed(tenant, user_id, self.embedder.dim)
+            rows = self.store.facts.index_rows(tenant, user_id, self.embedder.dim)
         # Hashed prompts touch few features: column-major lets the lexical mode read only those
         # columns. Dense sentence vectors use every column, so rows stay contiguous.
-        matrix = np.ascontiguousarray(matrix) if self.dense else np.asfortranarray(matrix)
+        matrix = np.ascontiguousarray(rows.matrix) if self.dense else np.asfortranarray(rows.matrix)
         index = UserIndex(
-            ids,
-            matrix,
-            self.store.facts.superseded(tenant, user_id),
-            self.dense,
-            self.store.facts.importance(tenant, user_id),
-            marks_of(ids, marks),
+            rows.ids, matrix, rows.superseded, self.dense, rows.importance, marks_of(rows.ids, rows.marks)
         )
         with self._lock:
             # A write that landed while we read makes this copy stale: use it once, do not cache it.
@@ -467,13 +447,18 @@ class FactSearch:
 
     def _said(self, tenant: str, user_id: str, prompt: str) -> Said:
         """What storing ``prompt`` as the person's turn made: the kept turn with its words (its
-        facts name it), and the ids of the facts it gives (a one-sentence turn is not kept).
-        Looked up after the ranking read the rows: a turn stored meanwhile is in neither (its
-        facts commit with it), while one looked up first could land in the ranking unnoticed."""
-        said = self.store.facts.find_by_text(tenant, user_id, prompt.strip())
-        turn = said.id if said is not None and said.event_type == KEPT_TURN else None
-        echoes = (self.store.facts.find_by_text(tenant, user_id, text) for text in self.echoes(prompt))
-        return turn, {fact.id for fact in echoes if fact is not None and fact.event_type != KEPT_TURN}
+        facts name it), and the ids of the facts it gives (a one-sentence turn is not kept), in
+        one read. Looked up after the ranking read the rows: a turn stored meanwhile is in neither
+        (its facts commit with it), while one looked up first could land in the ranking unnoticed."""
+        text = prompt.strip()
+        facts = self.echoes(prompt)
+        found = self.store.facts.find_texts(tenant, user_id, [text, *facts])
+        turn = found.get(text)
+        echoed = (found.get(fact) for fact in facts)
+        return (
+            turn.id if turn is not None and turn.event_type == KEPT_TURN else None,
+            {fact.id for fact in echoed if fact is not None and fact.event_type != KEPT_TURN},
+        )
 
     @property
     def noise_floor(self) -> float:
