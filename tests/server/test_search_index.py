@@ -47,7 +47,7 @@ def test_large_users_are_scanned_coarse_then_exact_and_find_the_same_facts(tmp_p
     search = FactSearch(store, embedder, mode="semantic")
     # The first search does not wait for the coarse projection (built in the background).
     assert search.search("t", "u", "fact 7", 1)[0][0].text == "fact 7"
-    search._cache[("t", "u")]._build.done.wait(30)
+    search.indexes.cached("t", "u")._build.done.wait(30)
     before = search.stages["vector (coarse + exact rerank)"]
     for i in (0, 1234, size - 1):
         assert search.search("t", "u", f"fact {i}", 3)[0][0].text == f"fact {i}"
@@ -91,7 +91,7 @@ def test_supersede_and_delete_after_the_index_is_cached_show_in_the_very_next_se
         search = FactSearch(store, embedder, mode="semantic")
         assert search.search("t", "u", "fact 3", 1)[0][0].id == ids[3]
         if size > EXACT_SCAN_ROWS:
-            search._cache[("t", "u")]._build.done.wait(30)
+            search.indexes.cached("t", "u")._build.done.wait(30)
         # fact 3 superseded by fact 40 (far from it in the vector space): 40 now ranks first,
         # 3 just below it.
         store.facts.set_superseded("t", "u", {ids[3]: ids[40]})
@@ -145,13 +145,13 @@ def test_nearest_finds_the_most_similar_older_fact_of_a_large_user_through_the_c
     )
     search = FactSearch(store, embedder, mode="semantic")
     search.search("t", "u", "fact 1", 1)  # caches the user's index, as a search before the write had
-    search._cache[("t", "u")]._build.done.wait(30)
+    search.indexes.cached("t", "u")._build.done.wait(30)
     rng = np.random.default_rng(9)
     for i in (0, 1234, 7777, size - 1):
         # A new fact close to fact i (cosine ~0.9), stored after every fact above.
         vector = embedder.table[i] + 0.45 * rng.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
         vector /= np.linalg.norm(vector)
-        exact = np.asarray(search._cache[("t", "u")].matrix) @ vector
+        exact = np.asarray(search.indexes.cached("t", "u").matrix) @ vector
         found = search.nearest("t", "u", vector, before=turn + 1)
         assert found is not None and found[0] == ids[i], i
         assert abs(found[1] - float(exact[i])) < 1e-5 and float(exact[i]) == float(np.max(exact)), i
