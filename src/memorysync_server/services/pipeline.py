@@ -21,6 +21,9 @@ import numpy as np
 
 from ..domain import KEPT_TURN, NewFact, Origin
 from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, tells
+from ..extraction.any_language import tells_in_any_language
+from ..language.detect import reads_as_english
+from ..language.scripts import nfc
 from ..language.words import content_words, searched_text, stem
 from ..model import Embedder
 from ..retrieval import PENDING, Backfill
@@ -225,7 +228,7 @@ class Pipeline:
             return self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
 
     def extract(self, text: str, *, explicit: bool = False, scope: tuple[str, str] | None = None) -> Drafts:
-        return self.drafts(self._extract(text, explicit=explicit), scope=scope)
+        return self.drafts(self._extract(nfc(text), explicit=explicit), scope=scope)
 
     def store_facts(
         self,
@@ -290,6 +293,7 @@ class Pipeline:
     ) -> TurnPlan:
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
+        content = nfc(content)  # one form of each character: stored, shown and matched alike
         if not is_user:
             return TurnPlan("skipped_non_user_turn")
         if is_low_value(content):
@@ -299,13 +303,16 @@ class Pipeline:
         ).hexdigest()
         said = said_at(occurred_at, self.store.clock())
         # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
-        facts = [resolve(fact, said) for fact in self._extract(content)]
+        english = reads_as_english(content)
+        facts = [resolve(fact, said) for fact in self._extract(content)] if english else []
+        # The rules read English; a turn in another language is what was said, kept as it was.
+        kept = worth_keeping(content, facts) if english else tells_in_any_language(content)
         return TurnPlan(
             None,
             digest,
             self.drafts(facts, scope=scope),
             meta,
-            turn=self.drafts([content.strip()]) if worth_keeping(content, facts) else None,
+            turn=self.drafts([content.strip()]) if kept else None,
             said_at=iso(said),
         )
 
