@@ -34,7 +34,7 @@ EXPORTS = {
         "UserDetail", "UserSummary", "encode_json", "utc_now",
     },
     "memorysync_server.extraction": {
-        "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "resolve_referents", "tells",
+        "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "resolve_referents", "stands_alone", "tells",
     },
     "memorysync_server.http.inspector": {"Inspector"},
     "memorysync_server.http.routes": {"ROUTES"},

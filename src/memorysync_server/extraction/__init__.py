@@ -9,7 +9,7 @@
 """
 
 from .extract import Extractor, RuleExtractor, is_low_value, tells
-from .referents import resolve_referents
+from .referents import resolve_referents, stands_alone
 from .substance import EMPTY_WORDS
 from .timephrases import day, resolve
 
@@ -21,5 +21,6 @@ __all__ = [
     "is_low_value",
     "resolve",
     "resolve_referents",
+    "stands_alone",
     "tells",
 ]

@@ -196,9 +196,15 @@ _SMALL_TALK = re.compile(
     r"|^i(?:'ll|\s+will)\s+(?:think\s+about\s+it|try(?:\s+(?:that|it))?|check|have\s+a\s+look|let\s+you\s+know|"
     r"get\s+back\s+to\s+you|do\s+that|see)$"
     r"|^i\s+(?:really\s+)?(?:love|like|hate)\s+(?:that|this|it)(?:\s+(?:idea|one|plan|suggestion|answer))?$"
-    r"|^i(?:'m|\s+am|m)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+|a\s+little\s+|kind\s+of\s+|pretty\s+|super\s+)?"
+    # news announced, not told; a wish; a reaction to what the listener said
+    r"|^i(?:'ve|\s+have)?\s+(?:got\s+)?(?:some\s+|big\s+)?news(?:\s+too)?$|^i\s+wish$"
+    r"|^i\s+(?:really\s+)?needed\s+(?:to\s+hear\s+)?(?:that|this)$|^my\s+lips\s+are\s+sealed$"
+    r"|^my\s+(?:gosh|god|goodness)\b"
+    r"|^i(?:'m|\s+am|m)\s+(?:still\s+)?(?:so\s+|really\s+|very\s+|a\s+bit\s+|a\s+little\s+|kind\s+of\s+|pretty\s+|super\s+"
+    r"|honestly\s+|totally\s+)?"
     r"(?:tired|bored|hungry|thirsty|sleepy|exhausted|cold|hot|sad|happy|stressed|annoyed|excited|busy|free|awake|"
-    r"online|full|stuffed|sick|ill|grumpy|cranky|nervous|lazy|late|early|confused|lost|stuck)"
+    r"online|full|stuffed|sick|ill|grumpy|cranky|nervous|lazy|late|early|confused|lost|stuck|terrified|scared|"
+    r"shocked|in\s+shock|stoked|thrilled|glad|relieved|coming|having\s+fun|speechless|honored|honoured|jealous)"
     r"(?:\s+(?:today|tonight|now|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week)))?$",
     re.IGNORECASE,
 )

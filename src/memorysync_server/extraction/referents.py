@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .third_person import noun_number
 
-__all__ = ["resolve_referents"]
+__all__ = ["resolve_referents", "stands_alone"]
 
 # "it"/"them" as the object of a verb or a preposition (after a word, not after a comma or a
 # conjunction, where "it" starts a clause of its own: "coriander, it tastes like soap").
@@ -171,6 +171,21 @@ _NOT_IN_PHRASE = frozenset(
 )
 
 
+# A noun with no determiner that ends a sentence or a clause: "I love curry." / "... curry, and".
+_BARE_NOUN = re.compile(
+    r"\b(?!(?:it|them|that|this|there|here|too|so|now|again)\b)([a-z]{3,})\s*(?:[.!?,;]|\band\b|$)"
+)
+
+
+def _bare_nouns(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _BARE_NOUN.finditer(text):
+        number = noun_number(m.group(1))
+        if number is not None and m.group(1) not in _VAGUE:
+            out.append((m.group(1), number))
+    return out[::-1]
+
+
 def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
     """(noun phrase as a fact would say it, its number) for each phrase of ``text``, last first:
     a determiner, then words up to the last of the first run of nouns ("that adoption agency",
@@ -213,7 +228,8 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     if context and context[-1].rstrip().endswith("?"):
         sources.append((context[-1], False))
     for text, own in sources:
-        for phrase, number in _phrases(text, own=own):
+        found = _phrases(text, own=own) + (_bare_nouns(text) if own else [])
+        for phrase, number in found:
             if number == wanted:
                 return fact[: m.start()] + phrase + fact[m.end() :]
     return fact
@@ -239,3 +255,25 @@ def _before_fact(turn: str, fact: str) -> list[str]:
         if fact_words & set(re.findall(r"[a-z]{4,}", sentence.lower())):
             return sentences[:i][::-1]
     return []
+
+
+# What a fact cannot stand on without the turn it came from: an object pronoun for a thing or a
+# person never named in the fact, or "there" for a place it never names.
+_LEFT_OPEN = re.compile(r"\b(there|that)\s*$|\b(it|him)\b", re.IGNORECASE)
+_NAMED = re.compile(r"(?<!^)\b(?!User\b)[A-Z][a-z]+")
+
+
+def stands_alone(fact: str) -> bool:
+    """Whether ``fact`` is about something it names: no "it" or "him" as an object, and no
+    "there"/"that"/"them"/"her" ending it ("User will send it", "User held him for an hour",
+    "User has been unhappy there"). A fact that does not stand alone is a fragment: the turn it
+    came from is the better memory."""
+    for m in _LEFT_OPEN.finditer(fact):
+        before = fact[: m.start()]
+        if not _is_object(before) or _IDIOM.search(fact):
+            continue
+        # "User has a dog and walks him", "User read that book and loved it": named before.
+        if _phrases(before, own=True) or _NAMED.search(before) or _BARE_NOUN.search(before):
+            continue
+        return False
+    return True

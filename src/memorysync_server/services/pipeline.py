@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..domain import KEPT_TURN, NewFact, Origin
-from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, resolve_referents, tells
+from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, resolve_referents, stands_alone, tells
 from ..extraction.any_language import tells_in_any_language
 from ..language.detect import reads_as_english
 from ..language.scripts import nfc
@@ -380,7 +380,15 @@ class Pipeline:
         english = reads_as_english(content)
         # The rules read English; a turn in another language is what was said, kept as it was.
         facts, failed = self._facts(content, said, context=context) if english else ([], False)
-        kept = failed or (self._worth_keeping(content, facts) if english else tells_in_any_language(content))
+        # A fact that lost what it is about ("User will send it") is no memory of its own: the
+        # turn, which names it, is kept in its place.
+        fragments = [fact for fact in facts if not stands_alone(fact)]
+        facts = [fact for fact in facts if fact not in fragments]
+        kept = (
+            failed
+            or bool(fragments)
+            or (self._worth_keeping(content, facts) if english else tells_in_any_language(content))
+        )
         return TurnPlan(
             None,
             digest,
