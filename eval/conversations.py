@@ -24,6 +24,7 @@ import math
 import os
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -35,6 +36,9 @@ from typing import Any
 
 import httpx
 import numpy as np
+
+if str(Path(__file__).resolve().parent.parent) not in sys.path:  # run as a script: eval.* importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from eval.answerability import coverage, dated_lines, names_both
 from memorysync_server import LocalServer
@@ -783,8 +787,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    import sys
-
-    if str(HERE.parent) not in sys.path:
-        sys.path.insert(0, str(HERE.parent))
     raise SystemExit(main())

@@ -132,6 +132,17 @@ def main(argv: list[str] | None = None) -> int:
         print("\n" + text)
         print(f"\n(language benchmark took {time.perf_counter() - started:.0f} s)")
         (args.out / "languages.md").write_text(text + "\n", encoding="utf-8")
+    if not args.no_extraction:
+        # The facts our own chats give, judged by a person (eval/facts.py, eval/data/chat_facts.jsonl).
+        from eval.facts import fact_figures
+
+        figures = fact_figures()
+        text = "| chat facts | value |\n|---|---|\n" + "\n".join(
+            f"| {name} | {value:.3f} |" if isinstance(value, float) else f"| {name} | {value} |"
+            for name, value in figures.items()
+        )
+        print("\n" + text)
+        (args.out / "facts.md").write_text(text + "\n", encoding="utf-8")
     if not args.no_conversations:
         # Long multi-session chats (eval/conversations.py): LoCoMo's dev split and our own chats.
         from eval.conversations import evaluate_conversations, report

@@ -68,3 +68,14 @@ def test_own_chats_stay_above_their_floors(own: dict[str, float]) -> None:
 
 def test_a_locomo_conversation_stays_above_its_floors(locomo: dict[str, float]) -> None:
     _check(locomo, FLOORS["locomo-dev 30"])
+
+
+def test_the_facts_of_our_own_chats_are_judged_and_stand_alone() -> None:
+    # eval/facts.py: every fact the chats give is judged in eval/data/chat_facts.jsonl.
+    from eval.facts import fact_figures
+
+    figures = fact_figures()
+    assert figures["unjudged"] <= 5, "judge the new facts in eval/data/chat_facts.jsonl"
+    assert figures["judged good"] >= 0.74
+    assert figures["do not stand alone"] <= 0.02
+    assert figures["hold it/him/her/something"] <= 0.10

@@ -47,9 +47,11 @@ _IDIOM = re.compile(
     r"hate|hated|hates|like|liked|likes)\s+it\s+(?:here|there|work|happen|easy|through|anymore|up)\b"
     r"|\b(?:made|make|makes|making)\s+it(?:\s*$|\s+(?:to|on\s+time|in\s+time)\b)"
     r"|\bit\s+(?:all|together|out\s+of)\b|\bof\s+it\s+all\b|\bgo(?:es|ing)?\s+for\s+it\b|\bwent\s+for\s+it\b"
-    r"|\b(?:overdo|overdid|overdoing|overdone|make|made|making|do|did|doing|done|mean|meant|get|got)\s+it\b",
+    r"|\b(?:overdo|overdid|overdoing|overdone)\s+it\b|\b(?:make|made|making)\s+it\s+(?:if|as|work)\b",
     re.IGNORECASE,
 )
+# "do it", "get it", "mean it": the verb says too little to pick the thing from a phrase nearby.
+_VAGUE_VERB = re.compile(r"\b(?:do|did|doing|done|does|mean|meant|get|got|gets)\s+it\b", re.IGNORECASE)
 _PHRASE = re.compile(
     r"\b(?P<det>the|a|an|that|this|these|those|my|your|his|her|our|their)\s+"
     r"(?P<words>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3})"
@@ -173,7 +175,7 @@ _NOT_IN_PHRASE = frozenset(
 
 # A noun with no determiner that ends a sentence or a clause: "I love curry." / "... curry, and".
 _BARE_NOUN = re.compile(
-    r"\b(?!(?:it|them|that|this|there|here|too|so|now|again)\b)([a-z]{3,})\s*(?:[.!?,;]|\band\b|$)"
+    r"\b(?!(?:it|them|that|this|there|here|too|so|now|again)\b)([a-z]{3,})\s*(?:[.!?,;]|\band\b)"
 )
 
 
@@ -216,7 +218,7 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     turn before the fact's words (``turn`` up to its first clause), or ``context`` (the turns
     before it, nearest last), names one that fits."""
     m = next((m for m in _PRONOUN.finditer(fact) if _is_object(fact[: m.start()])), None)
-    if m is None or _IDIOM.search(fact):
+    if m is None or _IDIOM.search(fact) or _VAGUE_VERB.search(fact):
         return fact
     if m.group(1) == "them" and len(_THEM.findall(turn)) < len(_THEM.findall(fact)):
         return fact  # this "them" retells the speaker's "me": it is the person, not a thing
@@ -228,7 +230,7 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     if context and context[-1].rstrip().endswith("?"):
         sources.append((context[-1], False))
     for text, own in sources:
-        found = _phrases(text, own=own) + (_bare_nouns(text) if own else [])
+        found = _phrases(text, own=own) + (_bare_nouns(text.rstrip() + ".") if own else [])
         for phrase, number in found:
             if number == wanted:
                 return fact[: m.start()] + phrase + fact[m.end() :]
@@ -273,7 +275,7 @@ def stands_alone(fact: str) -> bool:
         if not _is_object(before) or _IDIOM.search(fact):
             continue
         # "User has a dog and walks him", "User read that book and loved it": named before.
-        if _phrases(before, own=True) or _NAMED.search(before) or _BARE_NOUN.search(before):
+        if _phrases(before, own=True) or _NAMED.search(before) or _bare_nouns(before):
             continue
         return False
     return True
