@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+import inspect
 import json
 import os
+import socket
 import sys
 import threading
 from collections.abc import Sequence
@@ -29,10 +32,35 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)") from None
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (1-65535)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0: a free one)") from None
+    if not 0 <= port < 65536:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0: a free one)")
     return port
+
+
+class _Parser(argparse.ArgumentParser):
+    """Names an unknown option with the usage of the command it was given to.
+
+    Plain argparse reports a subcommand's unknown option with the top-level usage, and an unknown
+    option before any command as a missing COMMAND, without naming it."""
+
+    def parse_known_args(  # type: ignore[override]  # typeshed's overloads; the runtime signature is this
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(self._unknown(extras))
+        return parsed, []
+
+    def _unknown(self, extras: list[str]) -> str:
+        message = f"unrecognized arguments: {' '.join(extras)}"
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        for extra in extras:
+            if extra.startswith("-"):
+                close = difflib.get_close_matches(extra.split("=", 1)[0], options, n=1)
+                if close:
+                    return f"{message} (did you mean {close[0]}?)"
+        return message
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -46,13 +74,14 @@ class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
 
 def _parser() -> argparse.ArgumentParser:
     env = os.environ.get
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="memorysync-server",
         description="A local MemorySync server: the MemorySync API, a memory inspector and API docs.",
         epilog="Start one with `memorysync-server serve`, then export the two lines it prints.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Not required=True: argparse would then report a missing COMMAND before an unknown option.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     serve = sub.add_parser(
         "serve",
         help="serve the MemorySync API over HTTP",
@@ -70,7 +99,8 @@ def _parser() -> argparse.ArgumentParser:
         "--port",
         type=_port,
         default=env("MEMORYSYNC_SERVER_PORT", "8787"),
-        help="TCP port to listen on. Env: MEMORYSYNC_SERVER_PORT.",
+        help="TCP port to listen on (0: a free one, named in the URL printed at start). "
+        "Env: MEMORYSYNC_SERVER_PORT.",
     )
     serve.add_argument(
         "--db",
@@ -151,7 +181,10 @@ def _split(value: str | None) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("give a COMMAND: memorysync-server serve (memorysync-server serve --help lists its options)")
     keys = KeyRing()
     specs = args.api_key or _split(
         os.environ.get("MEMORYSYNC_SERVER_API_KEYS") or os.environ.get("MEMORYSYNC_SERVER_API_KEY")
@@ -170,8 +203,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--reset-dev-key replaces the development key, which is used only "
             "when no --api-key is given; drop one of the two."
         )
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    base_url = f"http://{shown_host}:{args.port}"
     if args.workers != 1 and (args.workers < 1 or not is_postgres(args.db)):
         return _refuse(
             "--workers N needs N >= 1 and a PostgreSQL --db (postgresql://...); "
@@ -186,12 +217,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         return _refuse(problem)
     where = str(args.db).split("@")[-1]  # never print a password
+    try:
+        listener = _listen(args.host, args.port)
+    except OSError as error:  # taken between the check above and now
+        return _refuse(f"cannot listen on {args.host}:{args.port} ({error.strerror}); check --host and --port.")
+    base_url = _base_url(args.host, listener.getsockname()[1])
 
     import uvicorn
 
-    if args.workers == 1:
-        return _serve_one(args, keys, specs, base_url, where, uvicorn)
-    return _serve_workers(args, keys, specs, base_url, where, uvicorn)
+    with listener:
+        if args.workers == 1:
+            return _serve_one(args, keys, specs, base_url, where, uvicorn, listener)
+        return _serve_workers(args, keys, specs, base_url, where, uvicorn, listener)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here rather than by uvicorn so that ``--port 0`` (a free port
+    chosen by the kernel) is known before the banner prints the URL."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto=IPPROTO_TCP: asyncio sets TCP_NODELAY only on accepted sockets whose proto says TCP;
+    # without it every answer waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's default backlog
+        sock.set_inheritable(True)  # --workers: the worker processes accept on it
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _base_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
 def _announce(
@@ -221,7 +281,13 @@ def _announce(
 
 
 def _serve_one(
-    args: argparse.Namespace, keys: KeyRing, specs: list[str], base_url: str, where: str, uvicorn: Any
+    args: argparse.Namespace,
+    keys: KeyRing,
+    specs: list[str],
+    base_url: str,
+    where: str,
+    uvicorn: Any,
+    listener: socket.socket,
 ) -> int:
     from .app import create_app
     from .model import single_threaded_blas
@@ -236,14 +302,24 @@ def _serve_one(
     try:
         _announce(args, keys, specs, app.services.store.settings, base_url, where)
         _announce_encoder(app.services.search.embedder)
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
+        config = uvicorn.Config(
+            app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off"
+        )
+        server = uvicorn.Server(config)
+        server.run(sockets=[listener])
     finally:
         app.services.close()
-    return 0
+    return 0 if server.started else 1
 
 
 def _serve_workers(
-    args: argparse.Namespace, keys: KeyRing, specs: list[str], base_url: str, where: str, uvicorn: Any
+    args: argparse.Namespace,
+    keys: KeyRing,
+    specs: list[str],
+    base_url: str,
+    where: str,
+    uvicorn: Any,
+    listener: socket.socket,
 ) -> int:
     """The parent of ``--workers N`` only supervises and never builds an app (no model loads in
     it while the workers start on the same cores). It opens the database only when there is
@@ -272,7 +348,7 @@ def _serve_workers(
             "encoder": args.encoder,
         }
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         "memorysync_server.cli:worker_app",
         factory=True,
         workers=args.workers,
@@ -281,6 +357,13 @@ def _serve_workers(
         log_level=args.log_level,
         lifespan="off",
     )
+    from uvicorn.supervisors import Multiprocess
+
+    # uvicorn 0.29's supervisor takes the target each worker runs; later ones build it themselves.
+    if "target" in inspect.signature(Multiprocess).parameters:
+        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[listener]).run()
+    else:
+        Multiprocess(config, sockets=[listener]).run()
     return 0
 
 

@@ -49,6 +49,9 @@ from .workers import WorkerPool
 
 log = logging.getLogger("memorysync_server")
 
+# Where a client that asked for a path that does not exist learns which do: both are served by
+# this server itself (pip users have no openapi.yaml file to read).
+ROUTES_ARE_LISTED = "This server's routes are listed at /docs (interactive) and /openapi.json."
 _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 
 
@@ -119,9 +122,7 @@ class MemorySyncApp:
         self.not_offered.refuse(request.method, raw_path)
         matches = list(self.spec.match(raw_path))
         if not matches:
-            raise ApiError(
-                404, f"Not Found: no route {request.url.path!r}. The routes are listed in openapi.yaml."
-            )
+            raise ApiError(404, f"Not Found: no route {request.url.path!r}. {ROUTES_ARE_LISTED}")
         for op, path_params in matches:
             if op.method == request.method:
                 return await self._run(op, path_params, request)

@@ -152,7 +152,8 @@ async def _http_error(request: Request, error: Exception) -> Response:
     # 404/405 in the API's own error shape, naming what exists here.
     assert isinstance(error, HTTPException)
     detail = (
-        f"Not Found: no inspector route {request.url.path!r}. The inspector is at /, the API docs at /docs."
+        f"Not Found: no inspector route {request.url.path!r}. The inspector is at /; the API's routes are "
+        "listed at /docs (interactive) and /openapi.json."
         if error.status_code == 404
         else f"{error.detail}: {request.method} {request.url.path}"
     )
