@@ -15,9 +15,15 @@ from typing import Any
 
 from . import preflight
 from .defaults import (
+    DEFAULT_DB,
+    DEFAULT_ENCODER,
+    DEFAULT_HOST,
+    DEFAULT_LOG_LEVEL,
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_PORT,
     DEFAULT_SEARCH,
     DEFAULT_TENANT,
+    DEFAULT_WORKERS,
     ENCODER_SETTINGS,
     SEARCH_MODES,
     is_postgres,
@@ -92,26 +98,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--host",
-        default=env("MEMORYSYNC_SERVER_HOST", "127.0.0.1"),
+        default=env("MEMORYSYNC_SERVER_HOST", DEFAULT_HOST),
         help="address to listen on (0.0.0.0: every interface). Env: MEMORYSYNC_SERVER_HOST.",
     )
     serve.add_argument(
         "--port",
         type=_port,
-        default=env("MEMORYSYNC_SERVER_PORT", "8787"),
+        default=env("MEMORYSYNC_SERVER_PORT", str(DEFAULT_PORT)),
         help="TCP port to listen on (0: a free one, named in the URL printed at start). "
         "Env: MEMORYSYNC_SERVER_PORT.",
     )
     serve.add_argument(
         "--db",
-        default=env("MEMORYSYNC_SERVER_DB", "./memorysync.db"),
+        default=env("MEMORYSYNC_SERVER_DB", DEFAULT_DB),
         help="a SQLite file (created when missing), or postgresql://user:password@host/database (pip install "
         "'memorysync-kit[postgres]'). Env: MEMORYSYNC_SERVER_DB.",
     )
     serve.add_argument(
         "--workers",
         type=int,
-        default=int(env("MEMORYSYNC_SERVER_WORKERS", "1")),
+        default=int(env("MEMORYSYNC_SERVER_WORKERS", str(DEFAULT_WORKERS))),
         metavar="N",
         help="serve from N processes (PostgreSQL only: a SQLite file has one writer). "
         "Env: MEMORYSYNC_SERVER_WORKERS.",
@@ -155,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--encoder",
         choices=ENCODER_SETTINGS,
-        default=env("MEMORYSYNC_SERVER_ENCODER", "auto"),
+        default=env("MEMORYSYNC_SERVER_ENCODER", DEFAULT_ENCODER),
         help="which graph of the search model encodes: 'auto' times the int8-compute and the published "
         "graph (and thread settings) on this machine at the first start and keeps the fastest whose "
         "vectors agree, remembered beside --db; 'int8' or 'published' skip the timing. "
@@ -165,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         "--log-level",
         choices=LOG_LEVELS,
         type=str.lower,
-        default=env("MEMORYSYNC_SERVER_LOG_LEVEL", "info"),
+        default=env("MEMORYSYNC_SERVER_LOG_LEVEL", DEFAULT_LOG_LEVEL),
         help="how much the server logs (one line per request at 'info'). Env: MEMORYSYNC_SERVER_LOG_LEVEL.",
     )
     return parser
@@ -184,7 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.error("give a COMMAND: memorysync-server serve (memorysync-server serve --help lists its options)")
+        parser.error(
+            "give a COMMAND: memorysync-server serve (memorysync-server serve --help lists its options)"
+        )
     keys = KeyRing()
     specs = args.api_key or _split(
         os.environ.get("MEMORYSYNC_SERVER_API_KEYS") or os.environ.get("MEMORYSYNC_SERVER_API_KEY")
@@ -220,7 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         listener = _listen(args.host, args.port)
     except OSError as error:  # taken between the check above and now
-        return _refuse(f"cannot listen on {args.host}:{args.port} ({error.strerror}); check --host and --port.")
+        return _refuse(
+            f"cannot listen on {args.host}:{args.port} ({error.strerror}); check --host and --port."
+        )
     base_url = _base_url(args.host, listener.getsockname()[1])
 
     import uvicorn
@@ -302,9 +312,7 @@ def _serve_one(
     try:
         _announce(args, keys, specs, app.services.store.settings, base_url, where)
         _announce_encoder(app.services.search.embedder)
-        config = uvicorn.Config(
-            app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off"
-        )
+        config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
         server = uvicorn.Server(config)
         server.run(sockets=[listener])
     finally:

@@ -1,6 +1,7 @@
 """The server's defaults and the kinds of ``--db``, importable without the app's dependencies.
 
-The CLI's parent process of ``--workers N`` only checks its arguments and supervises; reading
+Each default lives here once: ``serve --help`` shows these values, and tests/test_defaults_documented.py
+fails when a page of the docs quotes another one. The CLI's parent process of ``--workers N`` only checks its arguments and supervises; reading
 these from here (not from the modules that use them) keeps numpy, the extractor and the app out
 of it, so the workers start sooner.
 """
@@ -10,6 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 DEFAULT_TENANT = "t_local"
+DEFAULT_HOST = "127.0.0.1"  # loopback: a development server is not on the network unless asked
+DEFAULT_PORT = 8787
+DEFAULT_DB = "./memorysync.db"
+DEFAULT_WORKERS = 1
+DEFAULT_LOG_LEVEL = "info"
 # Room for the largest body openapi.yaml's own limits allow: a 100-turn history append of
 # 16,000-character turns with every character JSON-escaped (\uXXXX, 6 bytes: 9.6 MB), plus each
 # turn's payload and the metadata at their caps, and some slack.
@@ -20,6 +26,7 @@ SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
 # (LoCoMo dev, evidence hit@5 0.61 -> 0.68); recall's gate still reads the vectors alone.
 DEFAULT_SEARCH = "hybrid"
 ENCODER_SETTINGS = ("auto", "int8", "published")  # --encoder / MEMORYSYNC_SERVER_ENCODER
+DEFAULT_ENCODER = "auto"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 

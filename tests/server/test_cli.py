@@ -103,7 +103,7 @@ def test_a_taken_port_is_refused_before_anything_is_printed_or_created(tmp_path:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [
         f"memorysync-server: port {port} on 127.0.0.1 is already in use (another memorysync-server?).",
-        f"  Stop that process, or choose another port: --port {port + 1}.",
+        f"  Stop that process, or choose another port: --port {port + 1} (--port 0: any free one).",
     ]
     assert not db.exists()
 
@@ -192,9 +192,11 @@ def test_no_command_says_which_to_give(capsys: pytest.CaptureFixture[str]) -> No
 def test_port_0_takes_a_free_port_and_prints_the_url_it_got(tmp_path: Path) -> None:
     from tests.support.console import output_until
 
+    db = str(tmp_path / "ms.db")
+    command = [sys.executable, "-m", "memorysync_server.cli", "serve", "--port", "0", "--db", db]
+    command += ["--search", "lexical", "--api-key", "ms_test_port0=t_port0", "--log-level", "warning"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memorysync_server.cli", "serve", "--port", "0", "--db", str(tmp_path / "ms.db")]
-        + ["--search", "lexical", "--api-key", "ms_test_port0=t_port0", "--log-level", "warning"],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
