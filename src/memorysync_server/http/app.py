@@ -29,7 +29,14 @@ from ..services.errors import ServiceError
 from . import health
 from .auth import KeyRing, check_project
 from .call import Call
-from .errors import EMPTY_TEXT_DETAIL, ApiError, from_service, validation_items
+from .errors import (
+    EMPTY_TEXT_DETAIL,
+    IDENTITY,
+    ApiError,
+    from_service,
+    identity_error,
+    validation_items,
+)
 from .faults import FaultMiddleware, Faults
 from .inspector import Inspector
 from .not_offered import NotOfferedRoutes
@@ -142,9 +149,6 @@ class MemorySyncApp:
         errors: list[dict[str, Any]] = []
         values: dict[str, dict[str, Any]] = {"header": {}, "path": {}, "query": {}}
         for param in op.params:
-            if param.name == "X-Project-ID":
-                # Any project id other than the key's own is "not visible" (404), even a malformed one.
-                continue
             sources: dict[str, dict[str, Any]] = {"header": headers, "path": path, "query": query}
             source = sources[param.location]
             lookup = param.name.lower() if param.location == "header" else param.name
@@ -163,13 +167,21 @@ class MemorySyncApp:
             elif param.schema.get("type") == "integer":
                 errors.append({"loc": loc, "msg": f"{param.name} must be an integer", "type": "int_parsing"})
                 continue
-            errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
+            found = validation_items(list(param.validator.iter_errors(value)), loc)
+            if param.name == "X-Project-ID":
+                # Any project id other than the key's own is "not visible" (404), even a malformed
+                # one; only an ambiguous one (x-identity) is refused first, as everywhere.
+                found = [item for item in found if item["type"] == IDENTITY]
+            errors.extend(found)
             values[param.location][lookup] = value
         # Unknown body fields are removed before anything acts on the body; every answer from
         # here on, success or error, names them (openapi.yaml: x-unknown-fields).
         ignored: list[FieldPath] = []
         try:
             body = await self._body(op, request, errors, ignored)
+            ambiguous = identity_error(errors)
+            if ambiguous is not None:  # who the request acts for is unclear: nothing else matters
+                raise ambiguous
             if errors:
                 hint_misspelt(errors, ignored)
                 raise ApiError(422, errors)
@@ -219,7 +231,7 @@ class MemorySyncApp:
             errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
             return None
         try:
-            body = json.loads(raw, parse_constant=_reject_constant)
+            body = json.loads(raw, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
             too_deep = _depth(body) > MAX_DEPTH
         except RecursionError:
             too_deep = True
@@ -329,6 +341,25 @@ _INTEGER = re.compile(r"([+-]?[0-9]+)(?:\.0+)?", re.ASCII)
 
 def _may_be_integer(schema: dict[str, Any]) -> bool:
     return "type" not in schema and any(b.get("type") == "integer" for b in schema.get("oneOf", ()))
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different; a repeated key is a 400. Parsers disagree about
+    which of two values counts (Python's and most others keep the last, some the first), so
+    ``{"user_id": "bob", "user_id": "alice"}`` could act for either."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ApiError(
+                400,
+                f"The JSON body names the key {key!r} more than once in one object, so it could mean "
+                "either value (parsers disagree about which counts). Send each key once.",
+            )
+        seen.add(key)
+    raise AssertionError("unreachable: a shorter dict means a repeated key")
 
 
 def _reject_constant(name: str) -> Any:
