@@ -181,5 +181,12 @@ def test_the_limits_the_docs_state_are_the_ones_in_force() -> None:
     mib = defaults.DEFAULT_MAX_BODY_BYTES // (1024 * 1024)
     assert mib * 1024 * 1024 == defaults.DEFAULT_MAX_BODY_BYTES
     assert f"| request body | {mib} MiB (`--max-body-bytes`" in server
+    assert (
+        f"| a request body's progress | {defaults.DEFAULT_BODY_TIMEOUT:g} s without a byte (`--body-timeout`"
+        in server
+    )
+    spec = " ".join((ROOT / "openapi.yaml").read_text(encoding="utf-8").split())
+    assert f"(`memorysync-server --max-body-bytes`, {mib} MiB by default" in spec
+    assert f"(`memorysync-server --body-timeout`, {defaults.DEFAULT_BODY_TIMEOUT:g} s by default)" in spec
     budget = _kit_default(MemorySyncMiddleware, "recall_timeout")
     assert f"(`recall_timeout`, {budget} s)" in (ROOT / "docs" / "ag2-v1.md").read_text(encoding="utf-8")

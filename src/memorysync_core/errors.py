@@ -30,8 +30,9 @@ class MemorySyncError(Exception):
 
     @property
     def transient(self) -> bool:
-        """Worth retrying with the same idempotency key: no answer, a 5xx, or a 429."""
-        return self.status_code is None or self.status_code >= 500 or self.status_code == 429
+        """Worth retrying with the same idempotency key: no answer, a 5xx, a 429, or a 408 (the
+        server stopped waiting for a body that stalled on the way)."""
+        return self.status_code is None or self.status_code >= 500 or self.status_code in (408, 429)
 
     @classmethod
     def from_http(cls, status_code: int, content: bytes, operation: str) -> MemorySyncError:

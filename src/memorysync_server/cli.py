@@ -15,6 +15,7 @@ from typing import Any
 
 from . import preflight
 from .defaults import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_DB,
     DEFAULT_ENCODER,
     DEFAULT_HOST,
@@ -42,6 +43,16 @@ def _port(text: str) -> int:
     if not 0 <= port < 65536:
         raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0: a free one)")
     return port
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < seconds < 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds between 0 and 3600")
+    return seconds
 
 
 class _Parser(argparse.ArgumentParser):
@@ -145,6 +156,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="refuse request bodies larger than N bytes with 413 (16 MiB: the largest body "
         "openapi.yaml's limits allow). Env: MEMORYSYNC_SERVER_MAX_BODY_BYTES.",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_seconds,
+        default=env("MEMORYSYNC_SERVER_BODY_TIMEOUT", str(DEFAULT_BODY_TIMEOUT)),
+        metavar="SECONDS",
+        help="answer 408 and close the connection when a request body makes no progress for this long. "
+        "Env: MEMORYSYNC_SERVER_BODY_TIMEOUT.",
     )
     serve.add_argument(
         "--reset-dev-key",
@@ -305,7 +324,12 @@ def _serve_one(
     single_threaded_blas()
     try:
         app = create_app(
-            args.db, keys=keys, max_body_bytes=args.max_body_bytes, search=args.search, encoder=args.encoder
+            args.db,
+            keys=keys,
+            max_body_bytes=args.max_body_bytes,
+            body_timeout=args.body_timeout,
+            search=args.search,
+            encoder=args.encoder,
         )
     except ValueError as error:
         return _refuse(str(error))
@@ -352,6 +376,7 @@ def _serve_workers(
             "db": str(args.db),
             "keys": keys.export(),
             "max_body_bytes": args.max_body_bytes,
+            "body_timeout": args.body_timeout,
             "search": args.search,
             "encoder": args.encoder,
         }
@@ -367,11 +392,12 @@ def _serve_workers(
     )
     from uvicorn.supervisors import Multiprocess
 
-    # uvicorn 0.29's supervisor takes the target each worker runs; later ones build it themselves.
-    if "target" in inspect.signature(Multiprocess).parameters:
-        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[listener]).run()
+    # Older uvicorn releases' supervisor takes the target each worker runs; newer ones build it.
+    supervisor: Any = Multiprocess
+    if "target" in inspect.signature(supervisor).parameters:
+        supervisor(config, target=uvicorn.Server(config).run, sockets=[listener]).run()
     else:
-        Multiprocess(config, sockets=[listener]).run()
+        supervisor(config, sockets=[listener]).run()
     return 0
 
 
@@ -407,6 +433,7 @@ def worker_app() -> object:
         config["db"],
         keys=KeyRing.imported(config["keys"]),
         max_body_bytes=config["max_body_bytes"],
+        body_timeout=config["body_timeout"],
         search=config["search"],
         encoder=config.get("encoder", "auto"),
         # N workers start side by side on the same cores: each loads its model once it is

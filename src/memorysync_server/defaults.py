@@ -20,6 +20,10 @@ DEFAULT_LOG_LEVEL = "info"
 # 16,000-character turns with every character JSON-escaped (\uXXXX, 6 bytes: 9.6 MB), plus each
 # turn's payload and the metadata at their caps, and some slack.
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+# Seconds a request body may make no progress before it is answered 408 and its connection closed
+# (http/deadline.py). A client on a slow link still sends something every second; one that
+# declares a body and stops holds a connection and a file descriptor until then.
+DEFAULT_BODY_TIMEOUT = 5.0
 SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
 # Sentence vectors plus a bounded BM25 boost: on long chats a rare word the question shares with
 # what was said ("adoption agencies", "charity race") finds the turn the vectors rank 6th or 12th

@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..defaults import DEFAULT_MAX_BODY_BYTES
+from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES
 from ..domain import Clock, StorageConflict, StorageFull, utc_now
 from ..extraction import Extractor
 from ..model import DEFAULT_SEARCH, Embedder
@@ -29,6 +29,7 @@ from ..services.errors import ServiceError
 from . import health
 from .auth import KeyRing, check_project
 from .call import Call
+from .deadline import BodyDeadline
 from .errors import (
     EMPTY_TEXT_DETAIL,
     IDENTITY,
@@ -396,6 +397,7 @@ def create_app(
     meter: QuotaMeter | None = None,
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     search: str = DEFAULT_SEARCH,
     encoder: str = "auto",
     defer_model: bool = False,
@@ -405,7 +407,8 @@ def create_app(
     ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder;
     ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``).
     ``defer_model``: the model starts loading at the first request (or the first search), not now:
-    processes starting side by side on the same cores (``serve --workers N``) answer sooner."""
+    processes starting side by side on the same cores (``serve --workers N``) answer sooner.
+    ``body_timeout``: seconds a request body may make no progress before it is answered 408."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
@@ -429,6 +432,8 @@ def create_app(
     app: Any = health.HealthRoutes(
         Inspector(api, api.spec, keys, services), services, workers, first_request=first
     )
+    app = BodyDeadline(app, body_timeout)
+    app.services = services
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]

@@ -246,7 +246,11 @@ def _chosen(error: ValidationError) -> list[ValidationError]:
 
 
 def _is_identity(error: ValidationError) -> bool:
-    return error.validator == "pattern" and isinstance(error.schema, dict) and bool(error.schema.get("x-identity"))
+    return (
+        error.validator == "pattern"
+        and isinstance(error.schema, dict)
+        and bool(error.schema.get("x-identity"))
+    )
 
 
 def identity_error(items: list[dict[str, Any]]) -> ApiError | None:
