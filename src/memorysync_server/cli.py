@@ -6,9 +6,12 @@ import argparse
 import difflib
 import inspect
 import json
+import logging
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -19,17 +22,23 @@ from .defaults import (
     DEFAULT_DB,
     DEFAULT_ENCODER,
     DEFAULT_HOST,
+    DEFAULT_LOG_FORMAT,
     DEFAULT_LOG_LEVEL,
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_METRICS,
     DEFAULT_PORT,
     DEFAULT_SEARCH,
     DEFAULT_TENANT,
     DEFAULT_WORKERS,
     ENCODER_SETTINGS,
+    LOG_FORMATS,
+    METRICS_DIR_ENV,
+    METRICS_MODES,
     SEARCH_MODES,
     is_postgres,
 )
 from .http.auth import KeyRing
+from .http.logs import log_config
 from .version import version
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -193,6 +202,22 @@ def _parser() -> argparse.ArgumentParser:
         default=env("MEMORYSYNC_SERVER_LOG_LEVEL", DEFAULT_LOG_LEVEL),
         help="how much the server logs (one line per request at 'info'). Env: MEMORYSYNC_SERVER_LOG_LEVEL.",
     )
+    serve.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=env("MEMORYSYNC_SERVER_LOG_FORMAT", DEFAULT_LOG_FORMAT),
+        help="'json': every log line one JSON object on stdout (a request's: request_id, tenant, route, "
+        "method, status, duration_ms; never memory text or keys), the start-up banner on stderr. "
+        "Env: MEMORYSYNC_SERVER_LOG_FORMAT.",
+    )
+    serve.add_argument(
+        "--metrics",
+        choices=METRICS_MODES,
+        default=env("MEMORYSYNC_SERVER_METRICS", DEFAULT_METRICS),
+        help="who may read GET /metrics (Prometheus text format): 'key' any API key this server "
+        "accepts, as the inspector's data; 'open' anyone (a scraper on a private network); 'off' nobody. "
+        "Env: MEMORYSYNC_SERVER_METRICS.",
+    )
     return parser
 
 
@@ -286,8 +311,11 @@ def _base_url(host: str, port: int) -> str:
 def _announce(
     args: argparse.Namespace, keys: KeyRing, specs: list[str], settings: Any, base_url: str, where: str
 ) -> None:
-    """The banner; without --api-key, the development key kept in the database (created once)."""
+    """The banner; without --api-key, the development key kept in the database (created once).
+    On stderr with --log-format json: stdout is then the log, one JSON object a line, and holds no key."""
     from .devkey import dev_key
+
+    out = sys.stderr if args.log_format == "json" else sys.stdout
 
     if not specs:
         key, created = dev_key(settings, reset=args.reset_dev_key)
@@ -299,12 +327,14 @@ def _announce(
             f"  base URL:  {base_url}\n  API key:   {key}\n"
             f"  inspector: {base_url}/  (open it and paste the API key)\n  API docs:  {base_url}/docs\n\n"
             f"Use it with:\n  export MEMORYSYNC_BASE_URL={base_url}\n  export MEMORYSYNC_API_KEY={key}\n",
+            file=out,
             flush=True,
         )
     else:
         print(
             f"memorysync-server: serving {where} on {base_url} ({len(keys)} key(s)); "
             f"inspector at {base_url}/, API docs at {base_url}/docs",
+            file=out,
             flush=True,
         )
 
@@ -328,15 +358,16 @@ def _serve_one(
             keys=keys,
             max_body_bytes=args.max_body_bytes,
             body_timeout=args.body_timeout,
+            metrics=args.metrics,
             search=args.search,
             encoder=args.encoder,
         )
     except ValueError as error:
         return _refuse(str(error))
     try:
+        config = uvicorn.Config(app, **_uvicorn_options(args))  # sets up logging: before anything logs
         _announce(args, keys, specs, app.services.store.settings, base_url, where)
-        _announce_encoder(app.services.search.embedder)
-        config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, lifespan="off")
+        _announce_encoder(app.services.search.embedder, args.log_format)
         server = uvicorn.Server(config)
         server.run(sockets=[listener])
     finally:
@@ -377,36 +408,53 @@ def _serve_workers(
             "keys": keys.export(),
             "max_body_bytes": args.max_body_bytes,
             "body_timeout": args.body_timeout,
+            "metrics": args.metrics,
             "search": args.search,
             "encoder": args.encoder,
         }
     )
     config = uvicorn.Config(
-        "memorysync_server.cli:worker_app",
-        factory=True,
-        workers=args.workers,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        lifespan="off",
+        "memorysync_server.cli:worker_app", factory=True, workers=args.workers, **_uvicorn_options(args)
     )
     from uvicorn.supervisors import Multiprocess
 
-    # Older uvicorn releases' supervisor takes the target each worker runs; newer ones build it.
-    supervisor: Any = Multiprocess
-    if "target" in inspect.signature(supervisor).parameters:
-        supervisor(config, target=uvicorn.Server(config).run, sockets=[listener]).run()
-    else:
-        supervisor(config, sockets=[listener]).run()
+    # GET /metrics adds up every worker's figures: each writes them to files in one folder, named
+    # before the workers start (prometheus-client reads it when a worker first imports it).
+    metrics_dir = None if os.environ.get(METRICS_DIR_ENV) else tempfile.mkdtemp(prefix="memorysync-metrics-")
+    if metrics_dir is not None:
+        os.environ[METRICS_DIR_ENV] = metrics_dir
+    try:
+        # Older uvicorn releases' supervisor takes the target each worker runs; newer ones build it.
+        supervisor: Any = Multiprocess
+        if "target" in inspect.signature(supervisor).parameters:
+            supervisor(config, target=uvicorn.Server(config).run, sockets=[listener]).run()
+        else:
+            supervisor(config, sockets=[listener]).run()
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def _uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "lifespan": "off",
+    }
+    config = log_config(args.log_format, args.log_level)
+    if config is not None:  # uvicorn's own text lines otherwise (its default configuration)
+        options.update(log_config=config, access_log=False)
+    return options
 
 
 _WORKER_CONFIG = "MEMORYSYNC_SERVER__WORKER_CONFIG"
 
 
-def _announce_encoder(embedder: Any) -> None:
-    """Print which graph encodes and its timings once the model has loaded (in the background:
-    the banner above is printed before it is known)."""
+def _announce_encoder(embedder: Any, log_format: str = DEFAULT_LOG_FORMAT) -> None:
+    """Print (log, with --log-format json) which graph encodes and its timings once the model has
+    loaded (in the background: the banner above is printed before it is known)."""
     settled = getattr(embedder, "settled", None)
     if settled is None:
         return  # a search mode with no model
@@ -416,7 +464,11 @@ def _announce_encoder(embedder: Any) -> None:
 
         settled()
         choice = encoder_choice(embedder)
-        if choice is not None:
+        if choice is None:
+            return
+        if log_format == "json":
+            logging.getLogger("memorysync_server").info("search model loaded; encoder: %s", choice.summary())
+        else:
             print(f"memorysync-server: search model loaded; encoder: {choice.summary()}", flush=True)
 
     threading.Thread(target=announce, name="memorysync-announce", daemon=True).start()
@@ -434,6 +486,7 @@ def worker_app() -> object:
         keys=KeyRing.imported(config["keys"]),
         max_body_bytes=config["max_body_bytes"],
         body_timeout=config["body_timeout"],
+        metrics=config["metrics"],
         search=config["search"],
         encoder=config.get("encoder", "auto"),
         # N workers start side by side on the same cores: each loads its model once it is

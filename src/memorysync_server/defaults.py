@@ -31,6 +31,13 @@ SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
 DEFAULT_SEARCH = "hybrid"
 ENCODER_SETTINGS = ("auto", "int8", "published")  # --encoder / MEMORYSYNC_SERVER_ENCODER
 DEFAULT_ENCODER = "auto"
+# GET /metrics: behind any accepted API key (as the inspector's data), open to anyone, or off.
+METRICS_MODES = ("key", "open", "off")
+DEFAULT_METRICS = "key"
+# The folder the processes of serve --workers N keep their metrics in (prometheus-client's name).
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+LOG_FORMATS = ("text", "json")  # --log-format: uvicorn's lines, or one JSON object a line
+DEFAULT_LOG_FORMAT = "text"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 

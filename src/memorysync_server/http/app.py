@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES
+from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_METRICS
 from ..domain import Clock, StorageConflict, StorageFull, utc_now
 from ..extraction import Extractor
 from ..model import DEFAULT_SEARCH, Embedder
@@ -40,7 +40,9 @@ from .errors import (
 )
 from .faults import FaultMiddleware, Faults
 from .inspector import Inspector
+from .metrics import Metrics, MetricsRoute
 from .not_offered import NotOfferedRoutes
+from .observe import Observed
 from .quota import QuotaMeter
 from .request_checks import (
     header_text,
@@ -398,6 +400,7 @@ def create_app(
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    metrics: str = DEFAULT_METRICS,
     search: str = DEFAULT_SEARCH,
     encoder: str = "auto",
     defer_model: bool = False,
@@ -408,7 +411,8 @@ def create_app(
     ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``).
     ``defer_model``: the model starts loading at the first request (or the first search), not now:
     processes starting side by side on the same cores (``serve --workers N``) answer sooner.
-    ``body_timeout``: seconds a request body may make no progress before it is answered 408."""
+    ``body_timeout``: seconds a request body may make no progress before it is answered 408.
+    ``metrics``: who may read ``GET /metrics`` (``key``: any accepted API key; ``open``; ``off``)."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
@@ -432,11 +436,14 @@ def create_app(
     app: Any = health.HealthRoutes(
         Inspector(api, api.spec, keys, services), services, workers, first_request=first
     )
-    app = BodyDeadline(app, body_timeout)
-    app.services = services
+    figures = Metrics(services)
+    app = MetricsRoute(app, figures, keys, workers, mode=metrics)
+    app = Observed(BodyDeadline(app, body_timeout), api.spec, keys, figures)
+    app.services, app.metrics = services, figures
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]
         wrapped.inner = app  # type: ignore[attr-defined]
+        wrapped.metrics = figures  # type: ignore[attr-defined]
         return wrapped
     return app

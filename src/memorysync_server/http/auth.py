@@ -68,6 +68,11 @@ class KeyRing:
             ring.add(str(key), str(tenant), evaluation=bool(evaluation))
         return ring
 
+    def find(self, key: str) -> Key | None:
+        """The entry of ``key``, or None when this server does not accept it."""
+        with self._lock:
+            return self._keys.get(key)
+
     def authenticate(self, header: str | None) -> Key:
         if not header:
             from .errors import unauthorized

@@ -126,6 +126,13 @@ class FactSearch:
     def dense(self) -> bool:
         return self.mode in ("semantic", "hybrid")
 
+    def cache_sizes(self) -> dict[str, int]:
+        """How much the in-memory caches hold now: the users whose index is kept, the rows of
+        those indexes, and the decoded facts (``GET /metrics``)."""
+        with self._lock:
+            users, rows = len(self._cache), sum(len(index.ids) for index in self._cache.values())
+        return {"index_users": users, "index_rows": rows, "facts": self.fact_cache.size()}
+
     def invalidate(self, change: FactsChange) -> None:
         """Apply a committed change to the cached index in place of re-reading the user's rows
         (a 100k-row reload costs ~1 s; appending one row costs a copy)."""
