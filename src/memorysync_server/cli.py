@@ -27,6 +27,7 @@ from .defaults import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_METRICS,
     DEFAULT_PORT,
+    DEFAULT_RECALL_CHARS,
     DEFAULT_SEARCH,
     DEFAULT_TENANT,
     DEFAULT_WORKERS,
@@ -52,6 +53,16 @@ def _port(text: str) -> int:
     if not 0 <= port < 65536:
         raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0: a free one)")
     return port
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters (e.g. 700)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} characters leave no room for a memory: give 1 or more")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -185,6 +196,14 @@ def _parser() -> argparse.ArgumentParser:
         default=env("MEMORYSYNC_SERVER_SEARCH", DEFAULT_SEARCH),
         help="how facts are ranked ('lexical' is the original word-based search, which needs no model). "
         "Env: MEMORYSYNC_SERVER_SEARCH.",
+    )
+    serve.add_argument(
+        "--recall-chars",
+        type=_positive,
+        default=int(env("MEMORYSYNC_SERVER_RECALL_CHARS", str(DEFAULT_RECALL_CHARS))),
+        metavar="N",
+        help=f"the recall block's size in characters per end user ({DEFAULT_RECALL_CHARS}): the memories "
+        "that add the most fill it. Env: MEMORYSYNC_SERVER_RECALL_CHARS.",
     )
     serve.add_argument(
         "--encoder",
@@ -361,6 +380,7 @@ def _serve_one(
             metrics=args.metrics,
             search=args.search,
             encoder=args.encoder,
+            recall_chars=args.recall_chars,
         )
     except ValueError as error:
         return _refuse(str(error))
@@ -411,6 +431,7 @@ def _serve_workers(
             "metrics": args.metrics,
             "search": args.search,
             "encoder": args.encoder,
+            "recall_chars": args.recall_chars,
         }
     )
     config = uvicorn.Config(
@@ -489,6 +510,7 @@ def worker_app() -> object:
         metrics=config["metrics"],
         search=config["search"],
         encoder=config.get("encoder", "auto"),
+        recall_chars=config.get("recall_chars", DEFAULT_RECALL_CHARS),
         # N workers start side by side on the same cores: each loads its model once it is
         # serving (first request), not while the others are still starting.
         defer_model=True,

@@ -29,6 +29,9 @@ SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
 # what was said ("adoption agencies", "charity race") finds the turn the vectors rank 6th or 12th
 # (LoCoMo dev, evidence hit@5 0.61 -> 0.68); recall's gate still reads the vectors alone.
 DEFAULT_SEARCH = "hybrid"
+# The recall block's size in characters (per end user): the memories that add the most fill it.
+# Five raw turns with their dates take ~750; LoCoMo's evidence turns ~320.
+DEFAULT_RECALL_CHARS = 700
 ENCODER_SETTINGS = ("auto", "int8", "published")  # --encoder / MEMORYSYNC_SERVER_ENCODER
 DEFAULT_ENCODER = "auto"
 # GET /metrics: behind any accepted API key (as the inspector's data), open to anyone, or off.

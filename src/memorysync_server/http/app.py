@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_METRICS
+from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_METRICS, DEFAULT_RECALL_CHARS
 from ..domain import Clock, StorageConflict, StorageFull, utc_now
 from ..extraction import Extractor
 from ..model import DEFAULT_SEARCH, Embedder
@@ -404,6 +404,7 @@ def create_app(
     search: str = DEFAULT_SEARCH,
     encoder: str = "auto",
     defer_model: bool = False,
+    recall_chars: int = DEFAULT_RECALL_CHARS,
 ) -> Any:
     """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
     releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
@@ -412,7 +413,8 @@ def create_app(
     ``defer_model``: the model starts loading at the first request (or the first search), not now:
     processes starting side by side on the same cores (``serve --workers N``) answer sooner.
     ``body_timeout``: seconds a request body may make no progress before it is answered 408.
-    ``metrics``: who may read ``GET /metrics`` (``key``: any accepted API key; ``open``; ``off``)."""
+    ``metrics``: who may read ``GET /metrics`` (``key``: any accepted API key; ``open``; ``off``).
+    ``recall_chars``: the recall block's size in characters per end user."""
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
@@ -425,6 +427,7 @@ def create_app(
         search=search,
         encoder=encoder,
         defer_model=defer_model,
+        recall_chars=recall_chars,
     )
     # One pool for the API and the health routes: at most DEFAULT_WORKERS calls at once between them.
     workers = WorkerPool()

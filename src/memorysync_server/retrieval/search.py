@@ -505,9 +505,10 @@ class FactSearch:
         )
         if not ranked:
             return []
+        personal = about_someone(prompt)
         if self.gate is not None and query is not None:
             threshold = self.gate.threshold(query, retold=third_person(prompt) != prompt)
-            if about_someone(prompt):
+            if personal:
                 # A question about a person is personal whatever the name (the vector's verdict
                 # moves with it), and recall is never stricter than search: what search finds
                 # above its floor reaches the block, the best first.
@@ -515,7 +516,9 @@ class FactSearch:
         else:
             threshold = 0.0 if self.mode == "bm25" else RELEVANCE_THRESHOLD
         best = ranked[0][1]
-        if min(best, likeness) < threshold:
+        # The likeness before any word match decides for other prompts: sharing a word with a
+        # fact does not make a prompt about the person.
+        if (best if personal else min(best, likeness)) < threshold:
             return []
         if self.gate is not None:
             # A kept turn's many words often score above any fact: the others are measured

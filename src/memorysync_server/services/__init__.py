@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from ..defaults import DEFAULT_RECALL_CHARS
 from ..domain import Clock, utc_now
 from ..extraction import Extractor, RuleExtractor
 from ..model import DEFAULT_SEARCH, Embedder
@@ -35,6 +36,8 @@ class Services:
     pipeline: Pipeline
     search: FactSearch
     backfill: Backfill | None = None
+    # The recall block's size in characters (context.fit).
+    recall_chars: int = DEFAULT_RECALL_CHARS
     memories: Memories = field(init=False)
     feedback: Feedback = field(init=False)
     recall: Recall = field(init=False)
@@ -93,6 +96,7 @@ def build_services(
     search: str = DEFAULT_SEARCH,
     encoder: str = "auto",
     defer_model: bool = False,
+    recall_chars: int = DEFAULT_RECALL_CHARS,
 ) -> Services:
     """The services over the database ``db`` (a SQLite file path or a ``postgresql://`` URL).
     ``search`` picks how facts are ranked; ``embedder`` replaces that mode's embedder;
@@ -108,7 +112,9 @@ def build_services(
     fact_search.backfill = backfill
     pipeline = Pipeline(store, extractor or RuleExtractor(), embedder, superseder, backfill)
     fact_search.echoes = pipeline.echoes
-    return Services(store=store, pipeline=pipeline, search=fact_search, backfill=backfill)
+    return Services(
+        store=store, pipeline=pipeline, search=fact_search, backfill=backfill, recall_chars=recall_chars
+    )
 
 
 __all__ = ["Services", "build_services"]

@@ -11,16 +11,21 @@ enough to answer from, and the block stays small for the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 
 from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
+from ..language.words import content_words, stem
 
-__all__ = ["block", "said_at"]
+__all__ = ["block", "fit", "said_at"]
 
 # A kept turn longer than this is cut at a word boundary in the block.
 TURN_CHARS = 360
+# When the budget has less room left, a kept turn is cut to fit if this much of it still can.
+MIN_QUOTE = 100
+QUOTE_FRAME = len('- [30 September 2023] User said: "" …')
 
 
 def said_at(fact: Fact) -> datetime:
@@ -41,12 +46,63 @@ def _cut(text: str, limit: int = TURN_CHARS) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
-def line(fact: Fact) -> str:
+def line(fact: Fact, limit: int = TURN_CHARS) -> str:
+    """The memory as the model reads it (a kept turn quoted in at most ``limit`` characters)."""
     said = said_at(fact)
     if fact.event_type == KEPT_TURN:
-        return f'- [{day(said)}] User said: "{_cut(resolve(fact.text, said, style="annotate"))}"'
+        return f'- [{day(said)}] User said: "{_cut(resolve(fact.text, said, style="annotate"), limit)}"'
     return f"- [{day(said)}] {fact.text}"
 
 
 def block(facts: Iterable[Fact]) -> str:
     return "\n".join(line(fact) for fact in facts)
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_CHATTER = re.compile(
+    r"^\W*(?:hi|hey|hello|heya|yo|wow|aw+|oh|omg|thanks|thank\s+you|thx|cheers|congrats|congratulations|"
+    r"bye|see\s+you|take\s+care|talk\s+(?:to\s+you\s+)?soon|catch\s+you|good\s+(?:luck|night|morning)|"
+    r"haha|lol|yeah|yep|yes|no|sure|ok|okay|cool|nice|great|awesome|amazing|glad|sorry)\b",
+    re.IGNORECASE,
+)
+
+
+def chatter(text: str, prompt: str) -> bool:
+    """Whether a kept turn only talks to the listener: every sentence a question to them, a
+    greeting, thanks or a short reaction ("Take care, Maria. Catch you soon!"), sharing no word
+    with the prompt."""
+    asked = {stem(w) for w in content_words(prompt)}
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group(0).strip()
+        if not sentence:
+            continue
+        words = [stem(w) for w in content_words(sentence)]
+        if asked & set(words):
+            return False
+        if not (sentence.endswith("?") or (_CHATTER.match(sentence) and len(words) <= 3)):
+            return False
+    return True
+
+
+def fit(ranked: list[tuple[Fact, float]], prompt: str, budget: int) -> list[tuple[Fact, float, str]]:
+    """The memories of the recall block and their lines, best first, in at most ``budget``
+    characters: each memory that fits in what is left takes a line (the best always does, cut to
+    the budget). A kept turn that only talks to the listener (``chatter``) takes no line unless
+    it is the best match: the budget goes to what the person told."""
+    out: list[tuple[Fact, float, str]] = []
+    left = budget
+    for n, (fact, score) in enumerate(ranked):
+        if n > 0 and fact.event_type == KEPT_TURN and chatter(fact.text, prompt):
+            continue
+        text = line(fact)
+        if len(text) > left and fact.event_type == KEPT_TURN and left - QUOTE_FRAME >= MIN_QUOTE:
+            text = line(fact, left - QUOTE_FRAME)  # a turn's first words rather than none
+        if len(text) > left:
+            if out:
+                continue
+            text = text[: max(left - 2, 0)].rsplit(" ", 1)[0] + " …"
+        out.append((fact, score, text))
+        left -= len(text) + 1
+        if left <= 0:
+            break
+    return out

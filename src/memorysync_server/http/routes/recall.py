@@ -70,9 +70,10 @@ def recall(s: Services, call: Call) -> tuple[int, Any]:
     relevant = _ranked(s, call, gated=True)
     if relevant is None:
         return 200, {"context": "", "memories": []}
+    lines = context.fit(relevant, call.body["prompt"], s.recall_chars)
     return 200, {
-        "context": context.block(fact for fact, _ in relevant),
-        "memories": [_recalled(fact, score) for fact, score in relevant],
+        "context": "\n".join(text for _, _, text in lines),
+        "memories": [_recalled(fact, score) for fact, score, _ in lines],
     }
 
 

@@ -1,0 +1,116 @@
+"""What the model receives: a recall block within its character budget, chatter to the listener
+left out, facts that keep their topic, and a gate that does not care about names. Over real
+HTTP, on both engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memorysync_server import LocalServer
+
+from .api import Api
+
+MAY = "2023-05-08T13:56:00Z"
+
+
+@pytest.fixture
+def api(server: LocalServer) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.close()
+
+
+def _recall(api: Api, user: str, prompt: str, k: int = 5) -> dict:
+    return api.v1("/v1/memory/recall", user, prompt=prompt, k=k)
+
+
+def test_the_block_fits_its_budget_and_keeps_one_line_per_memory(db: str | Path) -> None:
+    server = LocalServer(db, recall_chars=260)
+    server.start()
+    try:
+        api = Api(server)
+        for text in (
+            "I run every morning before work, usually along the river for about ten kilometres.",
+            "I ran the Oslo marathon last spring and finished in three hours and fifty minutes, my best so far.",
+            "I'm training for a trail race in the mountains this autumn with my running club.",
+            "My running shoes are Hokas, I buy a new pair every six months because my knees hurt otherwise.",
+        ):
+            api.turn("u", text, occurred_at=MAY)
+        recalled = _recall(api, "u", "Tell me about my running.")
+        block = recalled["context"]
+        assert 0 < len(block) <= 260
+        lines = block.split("\n")
+        assert len(lines) == len(recalled["memories"]) >= 2  # the contract: one line per memory
+        # Without the budget the same memories take more room.
+        assert (
+            sum(len(m["text"]) for m in api.v1("/v1/memory/query", "u", prompt="running", k=10)["memories"])
+            > 260
+        )
+    finally:
+        server.stop()
+
+
+def test_a_turn_that_only_talks_to_the_listener_takes_no_line(api: Api) -> None:
+    api.turn("u", "I adopted a greyhound called Juno from the shelter last week.", occurred_at=MAY)
+    api.turn("u", "Thanks so much, Maria! How was your week? How are the kids?", occurred_at=MAY)
+    api.turn("u", "Take care! Talk soon?", occurred_at=MAY)
+    block = _recall(api, "u", "How is my week going with the new greyhound Juno?")["context"]
+    assert "Juno" in block
+    assert "Talk soon" not in block and "How are the kids" not in block
+
+
+@pytest.mark.parametrize("name", ["Caroline", "Xu", "Calvin", "Melanie", "Aiko", "Omar"])
+def test_a_question_naming_the_person_is_answered_whatever_the_name(api: Api, name: str) -> None:
+    api.turn(
+        "u", "I researched adoption agencies all week; it has been a dream to have a family.", occurred_at=MAY
+    )
+    assert "adoption" in _recall(api, "u", f"What did {name} research?")["context"]
+    for question in (
+        f"What is {name} hoping for?",
+        f"Would {name} make a good parent?",
+        f"How is {name}'s week?",
+    ):
+        # Recall is never stricter than search for a question about a person.
+        searched = api.v1("/v1/memory/query", "u", prompt=question, k=5)["memories"]
+        assert bool(_recall(api, "u", question)["context"]) == bool(searched), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where did she grow up?",  # the home town, not named
+        "Tell me about her life: work, family and hobbies.",  # several parts of a life at once
+        "Anything I should know before planning her birthday?",
+    ],
+)
+def test_recall_is_never_empty_when_search_finds_a_fact_for_a_personal_question(
+    api: Api, question: str
+) -> None:
+    api.turn("u", "I grew up in Tromsø, way up north, and moved to Bergen for work.", occurred_at=MAY)
+    api.turn("u", "I work as a nurse and I play the cello in an amateur orchestra.", occurred_at=MAY)
+    searched = api.v1("/v1/memory/query", "u", prompt=question, k=5)["memories"]
+    assert searched
+    assert _recall(api, "u", question)["context"] != ""
+
+
+def test_a_fact_keeps_what_it_is_about_from_the_question_before_it(api: Api) -> None:
+    api.turn("u", "What made you pick that adoption agency?", role="assistant", occurred_at=MAY)
+    api.turn("u", "I chose them 'cause they help LGBTQ+ folks with adoption.", occurred_at=MAY)
+    assert "User chose the adoption agency 'cause they help LGBTQ+ folks with adoption" in api.texts("u")
+
+
+def test_what_a_turn_goes_on_to_say_stays_with_its_fact_and_a_time_said_before_dates_it(api: Api) -> None:
+    api.turn(
+        "u",
+        "Last week was really eye-opening. I visited a veteran's hospital and met some amazing people. "
+        "It made me appreciate what we have and the need to give back.",
+        occurred_at=MAY,
+    )
+    (fact,) = api.texts("u")
+    assert fact.startswith(
+        "User visited a veteran's hospital and met some amazing people in the week before 8 May 2023"
+    )
+    assert "appreciate" in fact and "give back" in fact
