@@ -25,6 +25,8 @@ DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 # declares a body and stops holds a connection and a file descriptor until then.
 DEFAULT_BODY_TIMEOUT = 5.0
 SEARCH_MODES = ("semantic", "hybrid", "lexical", "bm25")
+"""How a server may rank facts (``serve --search``): sentence vectors, vectors plus BM25, hashed
+vectors plus BM25 (no model), or BM25 alone."""
 # Sentence vectors plus a bounded BM25 boost: on long chats a rare word the question shares with
 # what was said ("adoption agencies", "charity race") finds the turn the vectors rank 6th or 12th
 # (LoCoMo dev, evidence hit@5 0.61 -> 0.68); recall's gate still reads the vectors alone.

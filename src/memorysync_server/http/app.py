@@ -406,15 +406,36 @@ def create_app(
     defer_model: bool = False,
     recall_chars: int = DEFAULT_RECALL_CHARS,
 ) -> Any:
-    """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
-    releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder;
-    ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``).
-    ``defer_model``: the model starts loading at the first request (or the first search), not now:
-    processes starting side by side on the same cores (``serve --workers N``) answer sooner.
-    ``body_timeout``: seconds a request body may make no progress before it is answered 408.
-    ``metrics``: who may read ``GET /metrics`` (``key``: any accepted API key; ``open``; ``off``).
-    ``recall_chars``: the recall block's size in characters per end user."""
+    """The ASGI app of a MemorySync server: the API, the inspector (``/``), its docs (``/docs``),
+    ``/health``, ``/ready`` and ``/metrics``. Serve it with any ASGI server; ``app.services.close()``
+    releases the database.
+
+    Args:
+        db: A SQLite file path, or a ``postgresql://`` URL.
+        keys: The API keys it accepts (`KeyRing`).
+        faults: Faults to inject on every request (`LocalServer` passes its own).
+        clock: The current UTC time (injected by tests).
+        extractor: What turns a turn into facts (default: `RuleExtractor`).
+        embedder: Replaces the search mode's embedder (any object with ``dim`` and ``embed``).
+        meter: Counts each key's use against its `Quota` (kept across restarts by `LocalServer`).
+        spec_path: Another openapi.yaml to serve (default: the packaged one).
+        max_body_bytes: The largest request body accepted; larger ones are answered 413.
+        body_timeout: Seconds a request body may make no progress before it is answered 408.
+        metrics: Who may read ``GET /metrics``: ``key`` (any accepted API key), ``open`` or ``off``.
+        search: How facts are ranked: ``hybrid``, ``semantic``, ``lexical`` or ``bm25``
+            (`SEARCH_MODES`).
+        encoder: Which graph of the model encodes: ``auto`` (measured on this machine), ``int8``
+            or ``published``.
+        defer_model: Start loading the model at the first request instead of now (processes
+            starting side by side on the same cores, ``serve --workers N``, answer sooner).
+        recall_chars: The recall block's size in characters per end user.
+
+    Returns:
+        The ASGI application, with ``.services`` (what it serves from) and ``.metrics``.
+
+    Raises:
+        ValueError: A setting out of range, an unknown search mode, or a database that cannot be opened.
+    """
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
