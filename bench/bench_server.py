@@ -388,7 +388,7 @@ def _floor(
     embedder = server.app.services.pipeline.embedder
     encode, empty, recall = [], [], []
     for prompt in prompts:
-        texts = search._query_texts(prompt)
+        texts = search.query_texts(prompt)
         started = time.perf_counter()
         embedder.embed(texts)
         encode.append((time.perf_counter() - started) * 1000)

@@ -29,9 +29,9 @@ EXPORTS = {
     },
     "memorysync_server.domain": {
         "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
-        "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision", "SessionSummary",
-        "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn", "TurnMark", "UserDetail",
-        "UserSummary", "encode_json", "utc_now",
+        "IndexRows", "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision",
+        "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn", "TurnMark",
+        "UserDetail", "UserSummary", "encode_json", "utc_now",
     },
     "memorysync_server.extraction": {
         "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "resolve_referents", "tells",

@@ -127,6 +127,23 @@ def test_layering_rule_holds(rule: str) -> None:
     assert _violations(package, forbidden, allowed) == [], rule
 
 
+def _private_imports() -> list[str]:
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.relative_to(SRC)}:{node.lineno} imports {alias.name}")
+    return found
+
+
+def test_modules_talk_through_public_names() -> None:
+    # A name with a leading underscore is its module's own: what another module needs gets a
+    # public name (and a home where both can see it).
+    assert _private_imports() == []
+
+
 def test_the_checker_sees_relative_deferred_and_type_checking_imports(tmp_path: Path) -> None:
     # The rules above pass vacuously if the import reader misses a form: check it on the
     # server's own modules, where each form is known to occur.

@@ -65,12 +65,12 @@ def test_revisions_and_feedback_go_with_their_fact(db: Any) -> None:
         with store.transaction():
             store.facts.update("t", "u", gone, {"importance": 0.9}, actor="api")
             store.facts.add_feedback("t", "u", gone, "positive", "nice")
-        assert store.facts.importance("t", "u") == {gone: 0.9}
+        assert store.facts.index_rows("t", "u", 4).importance == {gone: 0.9}
         assert [f.signal for f in store.facts.feedback("t", "u", gone)] == ["positive"]
         assert store.facts.delete("t", "u", [gone]) == [gone]
         assert store.facts.revisions("t", "u", gone, 100, 0) == ([], 0)
         assert store.facts.feedback("t", "u", gone) == []
-        assert store.facts.importance("t", "u") == {}
+        assert store.facts.index_rows("t", "u", 4).importance == {}
         # Another user asking for a fact id sees nothing of it.
         assert store.facts.revisions("t", "other", kept, 100, 0) == ([], 0)
         assert store.facts.update("t", "other", kept, {"tags": ["x"]}, actor="api") is None

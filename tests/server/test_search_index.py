@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from memorysync_server.domain import KEPT_TURN, NewFact
-from memorysync_server.retrieval import FactSearch
+from memorysync_server.model import HashingEmbedder
+from memorysync_server.retrieval import Backfill, FactSearch
 from memorysync_server.retrieval.beside import Beside
 from memorysync_server.retrieval.index import EXACT_SCAN_ROWS, SPLIT_ROWS, Projection, UserIndex, _grown, scan
 from memorysync_server.storage.sqlite.engine import SqliteStorage
@@ -46,7 +47,7 @@ def test_large_users_are_scanned_coarse_then_exact_and_find_the_same_facts(tmp_p
     search = FactSearch(store, embedder, mode="semantic")
     # The first search does not wait for the coarse projection (built in the background).
     assert search.search("t", "u", "fact 7", 1)[0][0].text == "fact 7"
-    search._cache[("t", "u")]._build.done.wait(30)
+    search.indexes.cached("t", "u")._build.done.wait(30)
     before = search.stages["vector (coarse + exact rerank)"]
     for i in (0, 1234, size - 1):
         assert search.search("t", "u", f"fact {i}", 3)[0][0].text == f"fact {i}"
@@ -90,7 +91,7 @@ def test_supersede_and_delete_after_the_index_is_cached_show_in_the_very_next_se
         search = FactSearch(store, embedder, mode="semantic")
         assert search.search("t", "u", "fact 3", 1)[0][0].id == ids[3]
         if size > EXACT_SCAN_ROWS:
-            search._cache[("t", "u")]._build.done.wait(30)
+            search.indexes.cached("t", "u")._build.done.wait(30)
         # fact 3 superseded by fact 40 (far from it in the vector space): 40 now ranks first,
         # 3 just below it.
         store.facts.set_superseded("t", "u", {ids[3]: ids[40]})
@@ -144,13 +145,13 @@ def test_nearest_finds_the_most_similar_older_fact_of_a_large_user_through_the_c
     )
     search = FactSearch(store, embedder, mode="semantic")
     search.search("t", "u", "fact 1", 1)  # caches the user's index, as a search before the write had
-    search._cache[("t", "u")]._build.done.wait(30)
+    search.indexes.cached("t", "u")._build.done.wait(30)
     rng = np.random.default_rng(9)
     for i in (0, 1234, 7777, size - 1):
         # A new fact close to fact i (cosine ~0.9), stored after every fact above.
         vector = embedder.table[i] + 0.45 * rng.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
         vector /= np.linalg.norm(vector)
-        exact = np.asarray(search._cache[("t", "u")].matrix) @ vector
+        exact = np.asarray(search.indexes.cached("t", "u").matrix) @ vector
         found = search.nearest("t", "u", vector, before=turn + 1)
         assert found is not None and found[0] == ids[i], i
         assert abs(found[1] - float(exact[i])) < 1e-5 and float(exact[i]) == float(np.max(exact)), i
@@ -226,3 +227,22 @@ def test_the_8_bit_projection_ranks_rows_as_the_float_one_does() -> None:
     # A row appended later, larger than any the projection was fitted on, clips instead of wrapping.
     assert eight.rows(vectors[:1] * 100).min() >= -127 and eight.rows(vectors[:1] * 100).max() <= 127
     assert not eight.scores(eight.rows(vectors), np.zeros(DIM, np.float32), None).any()
+
+
+def test_a_search_reads_vectors_and_only_the_backfill_writes_them(tmp_path) -> None:
+    # Facts stored with another embedder's vectors (an older release, another search mode) are
+    # given this one's by the backfill, which a search asks; a search alone never writes.
+    embedder = HashingEmbedder()
+    store = SqliteStorage(tmp_path / "old.db")
+    (cello,) = store.facts.add("t", "u", [NewFact("User plays the cello", "x", {}, np.ones(3, np.float32))])
+    assert FactSearch(store, embedder).search("t", "u", "cello", 1) == []  # not searchable yet
+    assert store.facts.index_rows("t", "u", embedder.dim).other_vectors == [cello]  # nothing written
+    backfill = Backfill(store, embedder)
+    try:
+        search = FactSearch(store, embedder, backfill=backfill)
+        assert [f.id for f, _ in search.search("t", "u", "cello", 1)] == [cello]
+        assert store.facts.index_rows("t", "u", embedder.dim).other_vectors == []
+        assert backfill.embedded == 1
+    finally:
+        backfill.close()
+        store.close()

@@ -193,15 +193,42 @@ def test_turn_marks_tell_each_facts_turn_as_loaded_and_as_announced(db) -> None:
         ([alone], [("fact", f"m_{turn}")]),
         ([late], [("fact", f"m_{turn}")]),
     ]
-    ids, matrix, marks = store.facts.indexed("t", "u", EMBEDDER.dim)
-    assert ids.tolist() == [turn, alone] and matrix.shape == (2, EMBEDDER.dim)  # no vector yet: not indexed
-    assert marks == [("conversation", None), ("fact", f"m_{turn}")]
+    rows = store.facts.index_rows("t", "u", EMBEDDER.dim)
+    assert rows.ids.tolist() == [turn, alone] and rows.matrix.shape == (2, EMBEDDER.dim)  # no vector yet
+    assert rows.marks == [("conversation", None), ("fact", f"m_{turn}")]
+    assert rows.other_vectors == [late]  # for the backfill to embed
     # A vector written late (after the answer) announces the row again, with its mark.
     store.facts.replace_vectors("t", "u", [(late, EMBEDDER.embed(["User rehearses on Thursdays"])[0])])
     assert announced[3] == ([late], [("fact", f"m_{turn}")])
-    ids, matrix, marks = store.facts.indexed("t", "u", EMBEDDER.dim)
-    assert ids.tolist() == [turn, alone, late] and marks[2] == ("fact", f"m_{turn}")
-    assert store.facts.indexed("t", "other", EMBEDDER.dim)[0].tolist() == []
+    rows = store.facts.index_rows("t", "u", EMBEDDER.dim)
+    assert rows.ids.tolist() == [turn, alone, late] and rows.marks[2] == ("fact", f"m_{turn}")
+    assert rows.other_vectors == []
+    assert store.facts.index_rows("t", "other", EMBEDDER.dim).ids.tolist() == []
+    store.close()
+
+
+def test_a_users_index_and_the_texts_a_prompt_stored_are_read_at_once(db) -> None:
+    # A search reads what its index holds in one statement, and what its prompt stored in one more.
+    store = open_storage(db)
+    old, new, kept = store.facts.add(
+        "t", "u", [fact("User lives in Oslo"), fact("User lives in Bergen"), fact("I moved.\nTo Bergen.")]
+    )
+    other = NewFact("User keeps bees", "chat", {}, np.ones(3, np.float32))  # another embedder's width
+    (bees,) = store.facts.add("t", "u", [other])
+    store.facts.set_superseded("t", "u", {old: new})
+    with store.transaction():
+        store.facts.update("t", "u", kept, {"importance": 0.25}, actor="api")
+    rows = store.facts.index_rows("t", "u", EMBEDDER.dim)
+    assert rows.ids.tolist() == [old, new, kept] and rows.other_vectors == [bees]
+    assert rows.superseded == {old: new} and rows.importance == {kept: 0.25}
+    assert store.facts.index_rows("t", "v", EMBEDDER.dim).superseded == {}
+    found = store.facts.find_texts("t", "u", ["User lives in Bergen", "I moved.\nTo Bergen.", "User is 30"])
+    assert {text: f.id for text, f in found.items()} == {
+        "User lives in Bergen": new,
+        "I moved.\nTo Bergen.": kept,
+    }
+    assert store.facts.find_texts("t", "other", ["User lives in Bergen"]) == {}
+    assert store.facts.find_texts("t", "u", []) == {}
     store.close()
 
 

@@ -170,6 +170,22 @@ TurnMark = tuple[str, Any]
 
 
 @dataclass(frozen=True)
+class IndexRows:
+    """One user's facts as a search index holds them, read at once: the facts whose stored vector
+    is the embedder's width (``ids`` ascending, ``matrix`` one row each, each one's ``TurnMark``),
+    which facts are superseded by which (old id -> newer id), the importances ever set, and the
+    ids of the facts whose vector has another width (``other_vectors``: none yet, or another
+    embedder's), which the backfill gives vectors of this width."""
+
+    ids: np.ndarray
+    matrix: np.ndarray
+    marks: list[TurnMark]
+    superseded: dict[int, int]
+    importance: dict[int, float]
+    other_vectors: list[int]
+
+
+@dataclass(frozen=True)
 class FactsChange:
     """What changed in one user's facts: rows added (ids ascending, with their vectors), removed,
     newly superseded (old id -> id of the fact superseding it, None when cleared), edited in place
@@ -253,6 +269,7 @@ __all__ = [
     "FactsListener",
     "Feedback",
     "Forgotten",
+    "IndexRows",
     "NamespaceSummary",
     "NewFact",
     "NewState",

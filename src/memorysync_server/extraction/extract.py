@@ -355,7 +355,6 @@ _IT_OPENS = re.compile(
     r"^(?:it|that|this)(?:\s+|(?='))('s|is|was|has|had|made|makes|felt|feels|took|takes|\w+ed|\w+s)\b",
     re.IGNORECASE,
 )
-_IT_VERBS = {"'s": "is"}
 
 
 def _pieces(text: str) -> list[tuple[str, bool]]:
@@ -383,7 +382,11 @@ def _elaboration(piece: str, after_dash: bool) -> str | None:
     # "It made me appreciate ..." goes on about the whole fact: ", which made them appreciate ...".
     which = _IT_OPENS.match(retold)
     if which:
-        return "which " + _IT_VERBS.get(which.group(1).lower(), which.group(1)) + retold[which.end() :]
+        verb = which.group(1).lower()
+        rest = retold[which.end() :]
+        if verb == "'s":  # "It's been a dream" has been; "It's a lot of work" is
+            verb = "has" if rest.split(maxsplit=1)[:1] in (["been"], ["got"], ["gotten"]) else "is"
+        return f"which {verb}{rest}"
     return retold if retold.startswith("I ") else retold[0].lower() + retold[1:]
 
 

@@ -1,10 +1,11 @@
-"""What a fact's "it" or "them" stands for, read from the turn and the turns just before it.
+"""What a fact's "it" or "them" stands for, read from the turn and the question just before it.
 
-"I chose them 'cause they help LGBTQ+ folks with adoption" answers "What made you pick that
-agency?": alone, "User chose them ..." has lost what it is about, and a fact without its topic
-ranks below every fact that has one. The thing is the nearest fitting noun phrase said before
-the pronoun: earlier in the same turn first, then in the turns just before it (the other side's
-question first). Nothing fits, nothing changes.
+"I sent it off last week" answers "How is your novel manuscript going?": alone, "User sent it
+off" has lost what it is about, and a fact without its topic ranks below every fact that has
+one. The thing is the nearest fitting noun phrase (an "it" a singular one, a "them" a plural
+one) in the sentence just before, or in the question the turn answers. Anything further was
+wrong more often than right on our chats ("I drove up to see them" is not about "the god" of
+"oh my god"), so nothing further is tried: nothing fits, nothing changes.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ _IDIOM = re.compile(
     r"\b(?:make|made|making|makes|get|got|gets|getting|take|took|takes|taking|nail|nailed|love|loved|loves|"
     r"hate|hated|hates|like|liked|likes)\s+it\s+(?:here|there|work|happen|easy|through|anymore|up)\b"
     r"|\b(?:made|make|makes|making)\s+it(?:\s*$|\s+(?:to|on\s+time|in\s+time)\b)"
-    r"|\bit\s+(?:all|together|out\s+of)\b|\bof\s+it\s+all\b|\bgo(?:es|ing)?\s+for\s+it\b|\bwent\s+for\s+it\b",
+    r"|\bit\s+(?:all|together|out\s+of)\b|\bof\s+it\s+all\b|\bgo(?:es|ing)?\s+for\s+it\b|\bwent\s+for\s+it\b"
+    r"|\b(?:overdo|overdid|overdoing|overdone|make|made|making|do|did|doing|done|mean|meant|get|got)\s+it\b",
     re.IGNORECASE,
 )
 _PHRASE = re.compile(
@@ -121,6 +123,10 @@ _VAGUE = frozenset(
     ]
 )
 _OWN = {"my": "their", "our": "their"}
+_NOT_IN_PHRASE = frozenset(
+    "the a an that this these those my your his her our their its still just really so very too also "
+    "is are was were be been am i you he she it we they me him us them and or but".split()
+)
 
 
 def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
@@ -130,6 +136,8 @@ def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
     out = []
     for m in _PHRASE.finditer(text):
         words = m["words"].split()
+        if any(w.lower() in _NOT_IN_PHRASE for w in words):
+            continue  # "this still your number": not one noun phrase
         kinds = [noun_number(w.lower()) for w in words]
         first = next((i for i, kind in enumerate(kinds) if kind is not None), None)
         if first is None:
@@ -155,14 +163,16 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
         return fact
     if m.group(1) == "them" and len(_THEM.findall(turn)) < len(_THEM.findall(fact)):
         return fact  # this "them" retells the speaker's "me": it is the person, not a thing
-    wanted = "singular" if m.group(1) == "it" else None
-    # The turn's own words before the clause the fact retells come first ("I found a great
-    # studio space. I signed for it today"), then what was said just before, nearest first.
-    sources = [(sentence, True) for sentence in _before_fact(turn, fact)]
-    sources += [(text, False) for text in reversed(context)]
+    wanted = "singular" if m.group(1) == "it" else "plural"  # "them" for people stays as it is
+    # The sentence of the turn just before the one the fact retells comes first ("I found a
+    # great studio space. I signed for it today"), then the question just before the turn
+    # ("What made you pick that agency?"): anything further is too often the wrong thing.
+    sources = [(sentence, True) for sentence in _before_fact(turn, fact)[:1]]
+    if context and context[-1].rstrip().endswith("?"):
+        sources.append((context[-1], False))
     for text, own in sources:
         for phrase, number in _phrases(text, own=own):
-            if wanted is None or number == wanted:
+            if number == wanted:
                 return fact[: m.start()] + phrase + fact[m.end() :]
     return fact
 

@@ -8,7 +8,7 @@ vectors in batches on a background thread. A search first embeds its own user's 
 
 Pending facts are rows like any other: a fact acknowledged before a crash is still there after
 it, and is embedded after the restart (``FactStore.unembedded``) or on its user's next search
-(facts whose vector is not the embedder's width are re-embedded then, see ``search.py``).
+(facts whose vector is not the embedder's width are re-embedded then: ``Backfill.refresh``).
 """
 
 from __future__ import annotations
@@ -187,6 +187,20 @@ class Backfill:
                     break
                 self._cond.wait(remaining)
         return extra
+
+    def refresh(self, tenant: str, user_id: str, ids: Sequence[int]) -> None:
+        """Give the user's facts ``ids``, stored with a vector of another width (another embedder's:
+        an older release, another search mode; or none yet), this embedder's vectors now, as
+        ``flush`` does for new facts: a search reads them, and only the backfill writes vectors."""
+        key = (tenant, user_id)
+        with self._cond:
+            claimed = self._claimed.get(key, set())
+            fresh = [fact_id for fact_id in ids if fact_id not in claimed]
+            if fresh:
+                self._pending.setdefault(key, set()).update(fresh)
+        if fresh:
+            log.info("re-embedding %d facts of one user for this search's embedder", len(fresh))
+        self.flush(tenant, user_id)
 
     # ---- the worker --------------------------------------------------------------------------
     def _start(self) -> None:

@@ -23,10 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from ..domain import KEPT_TURN, Fact
 from ..language.words import third_person
 from ..model import Embedder
+from .ranking import companion_threshold
 
-__all__ = ["RelevanceGate"]
+__all__ = ["RelevanceGate", "passed"]
 
 BASE = 0.35
 SLOPE = 1.0
@@ -194,3 +196,33 @@ class RelevanceGate:
         """The score a fact needs to reach the recall context for this prompt (``retold``: see
         ``personal``)."""
         return BASE - SLOPE * self.personal(query, retold=retold)
+
+
+def passed(
+    ranked: list[tuple[Fact, float]],
+    likeness: float,
+    threshold: float,
+    *,
+    companions: bool,
+    personal: bool = False,
+) -> list[tuple[Fact, float]]:
+    """The ``ranked`` memories (best first) that reach the recall context at ``threshold``: none
+    unless the best score and the best ``likeness`` (before any lexical boost) reach it. No cut
+    relative to the best score: a question often needs a second fact that scores well below the
+    first ("What's the weather in my city?" needs where the person lives, below "User hates
+    rain"): once the best memory passes, with ``companions`` the others need
+    ``companion_threshold``. For a ``personal`` prompt the best score alone decides: recall is
+    never stricter than search there, word matches included."""
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    # For other prompts the likeness before any word match decides too: sharing a word with a
+    # fact does not make a prompt about the person.
+    if (best if personal else min(best, likeness)) < threshold:
+        return []
+    if companions:
+        # A kept turn's many words often score above any fact: the others are measured
+        # against the best fact, or one such turn would push every fact out of the block.
+        facts = [score for fact, score in ranked if fact.event_type != KEPT_TURN]
+        threshold = companion_threshold(threshold, max(facts, default=best))
+    return [(fact, score) for fact, score in ranked if score >= threshold]

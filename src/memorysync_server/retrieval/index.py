@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import threading
 from functools import partial
-from typing import TypeVar
 
 import numpy as np
 
+from .arrays import in_sorted
 from .beside import Beside
 
 try:  # the server extra installs it; without it the projection stays float32
@@ -33,8 +33,6 @@ __all__ = [
     "scan",
     "unknown_marks",
 ]
-
-V = TypeVar("V")
 
 # Users with more facts than this are scanned in two stages: a COARSE_DIMS-wide projection picks
 # COARSE_CANDIDATES rows, whose full vectors are then scored exactly.
@@ -215,7 +213,7 @@ class UserIndex:
                 by_id: np.ndarray = np.argsort(ids, kind="stable")
                 cached = self._sorted = (by_id, ids[by_id])
         order, ordered = cached
-        at, found = _in_sorted(ordered, fact_ids)
+        at, found = in_sorted(ordered, fact_ids)
         return (at if order is None else np.asarray(order[at])), found
 
     def _start_build(self) -> None:
@@ -319,18 +317,6 @@ def unknown_marks(count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(count, dtype=np.int64), np.full(count, UNKNOWN, dtype=np.int8)
 
 
-def _changed(mapping: dict[int, V], changes: dict[int, V | None]) -> dict[int, V]:
-    """A new ``mapping`` with ``changes`` applied (None removes the id). A new object, never the
-    old one edited: caches keyed by the mapping's identity then see the change."""
-    out = dict(mapping)
-    for fact_id, value in changes.items():
-        if value is None:
-            out.pop(fact_id, None)
-        else:
-            out[fact_id] = value
-    return out
-
-
 def _top(scores: np.ndarray, count: int) -> np.ndarray:
     """Positions of the ``count`` highest ``scores``, in no order: what ``argpartition`` gives,
     found in the rows above a threshold read off a sample (one comparison per row, then a
@@ -361,33 +347,3 @@ def scan(matrix: np.ndarray, query: np.ndarray, beside: Beside | None) -> np.nda
     np.dot(matrix[:half], query, out=out[:half])
     second.result()
     return out
-
-
-def _best(matrix: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """Each row's best dot product over one query vector or several (rows of ``queries``)."""
-    if queries.ndim == 1:
-        return np.asarray(matrix @ queries)
-    scores = np.asarray(matrix @ queries.T)
-    # Column by column: numpy's max(axis=1) over a (n, 2) array runs a slow per-row loop
-    # (4.8 ms at 100k rows against 0.1 ms for this).
-    best: np.ndarray = scores[:, 0].copy()
-    for column in range(1, scores.shape[1]):
-        np.maximum(best, scores[:, column], out=best)
-    return best
-
-
-def _in_sorted(ordered: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of ``targets`` in the ascending ``ordered`` and which of them were found."""
-    if len(ordered) == 0 or len(targets) == 0:
-        return np.zeros(len(targets), dtype=np.int64), np.zeros(len(targets), dtype=bool)
-    at = np.minimum(np.searchsorted(ordered, targets), len(ordered) - 1)
-    return at, ordered[at] == targets
-
-
-def _locate(ids: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of ``targets`` in ``ids`` (any order) and which of them were found."""
-    if len(ids) < 2 or bool((ids[1:] > ids[:-1]).all()):
-        return _in_sorted(ids, targets)  # already in order: no sort (~3 ms for 100k ids)
-    order = np.argsort(ids, kind="stable")
-    at, found = _in_sorted(ids[order], targets)
-    return order[at], found

@@ -11,7 +11,8 @@ import numpy as np
 from ..domain import StateRow
 from ..language.words import content_words, stem
 from ..model import Embedder
-from .index import UserIndex, _best, _in_sorted, _locate
+from .arrays import best_dot, in_sorted, locate
+from .index import UserIndex
 
 __all__ = [
     "BM25_HALF",
@@ -29,6 +30,8 @@ __all__ = [
     "STATE_FLOOR",
     "STATE_RELATIVE",
     "SUPERSEDED_RATIO",
+    "below_superseders",
+    "boosted",
     "companion_threshold",
     "cosine_rank",
     "diversified",
@@ -68,7 +71,7 @@ NEUTRAL_IMPORTANCE = 0.5
 BM25_HALF = 3.0
 
 
-def _boosted(
+def boosted(
     index: UserIndex,
     query: np.ndarray,
     rows: np.ndarray,
@@ -90,14 +93,14 @@ def _boosted(
     else:
         # ``rows`` ascend (the coarse stage's candidates, sorted): matches are found by binary
         # search, and the ones it left out are scored and merged in, keeping the order.
-        at, scored = _in_sorted(rows, where)
+        at, scored = in_sorted(rows, where)
         missing = np.unique(where[~scored])
         if len(missing):
             rows = np.concatenate([rows, missing])
-            scores = np.concatenate([scores, np.clip(_best(index.matrix[missing], query), 0.0, 1.0)])
+            scores = np.concatenate([scores, np.clip(best_dot(index.matrix[missing], query), 0.0, 1.0)])
             order = np.argsort(rows, kind="stable")
             rows, scores = rows[order], scores[order]
-            at, _ = _in_sorted(rows, where)
+            at, _ = in_sorted(rows, where)
     likeness = scores
     scores = scores.copy()
     scores[at] = scores[at] + boost * (1.0 - scores[at])
@@ -113,7 +116,7 @@ def weighted_by_importance(
     keeps its score."""
     if len(known) == 0 or len(ids) == 0:
         return scores
-    at, found = _locate(ids, known)
+    at, found = locate(ids, known)
     if not found.any():
         return scores
     at, factor = at[found], 1.0 + IMPORTANCE_WEIGHT * (values[found] - NEUTRAL_IMPORTANCE)
@@ -122,15 +125,15 @@ def weighted_by_importance(
     return scores
 
 
-def _below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+def below_superseders(ids: np.ndarray, scores: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     """A superseded fact ranks just below the fact that superseded it whenever both are ranked:
     the newer fact states the current value of what the older one answered, so it takes the
     older one's score if that is higher, and the older one keeps SUPERSEDED_RATIO of it.
     ``old`` (ascending) and ``new`` pair each superseded fact with its superseder."""
     # Only the ranked facts are looked up, not every superseded pair of the user.
-    at, is_old = _in_sorted(old, ids)
+    at, is_old = in_sorted(old, ids)
     i = np.flatnonzero(is_old)
-    j, has_new = _locate(ids, new[at[i]])
+    j, has_new = locate(ids, new[at[i]])
     i, j = i[has_new], j[has_new]
     scores = scores.copy()
     # Several older facts can share one superseder: it takes the best of their scores.

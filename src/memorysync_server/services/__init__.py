@@ -104,13 +104,14 @@ def build_services(
     loads in the background, from now or (``defer_model``) from ``model_loading.start_loading``."""
     embedder = embedder or serving_embedder(search, encoder=encoder, db=db, defer=defer_model, then=warm_up)
     store = open_storage(db, clock=clock)
-    fact_search = FactSearch(store, embedder, mode=search)
+    # The one writer of vectors the store lacks: searches read, the backfill writes.
+    backfill = Backfill(store, embedder)
+    fact_search = FactSearch(store, embedder, mode=search, backfill=backfill)
     superseder = Superseder(store, fact_search if fact_search.dense else None)
-    # Sentence vectors cost milliseconds each: writes store facts without them and a background
-    # embedder adds them in batches. The hashed vectors of the lexical modes cost microseconds.
-    backfill = Backfill(store, embedder) if fact_search.dense else None
-    fact_search.backfill = backfill
-    pipeline = Pipeline(store, extractor or RuleExtractor(), embedder, superseder, backfill)
+    # Sentence vectors cost milliseconds each: writes store facts without them and the backfill
+    # adds them in batches. The hashed vectors of the lexical modes cost microseconds: inline.
+    deferred = backfill if fact_search.dense else None
+    pipeline = Pipeline(store, extractor or RuleExtractor(), embedder, superseder, deferred)
     fact_search.echoes = pipeline.echoes
     return Services(
         store=store, pipeline=pipeline, search=fact_search, backfill=backfill, recall_chars=recall_chars

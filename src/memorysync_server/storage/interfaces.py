@@ -23,13 +23,13 @@ from ..domain import (
     FactsListener,
     Feedback,
     Forgotten,
+    IndexRows,
     NewFact,
     NewState,
     NewTurn,
     Revision,
     StateRow,
     Turn,
-    TurnMark,
     UserDetail,
     UserSummary,
 )
@@ -48,6 +48,11 @@ class FactStore(Protocol):
         ...
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None: ...
+
+    def find_texts(self, tenant: str, user_id: str, texts: Sequence[str]) -> dict[str, Fact]:
+        """Of ``texts``, those the user holds as a fact, each with the (oldest) fact holding it:
+        ``find_by_text`` of several texts in one read."""
+        ...
 
     def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         """The facts among ``ids`` that exist, in the order asked."""
@@ -73,15 +78,12 @@ class FactStore(Protocol):
         ``dim``, only the facts whose stored vector is ``dim`` wide."""
         ...
 
-    def indexed(self, tenant: str, user_id: str, dim: int) -> tuple[np.ndarray, np.ndarray, list[TurnMark]]:
-        """What a search index holds, in one read: ``vectors(dim=dim)`` and each of those facts'
-        ``TurnMark`` (a search groups a kept turn with the facts distilled from it before
-        decoding any)."""
-        ...
-
-    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
-        """(id, text) of the user's facts whose stored vector is not ``dim`` wide (written by
-        another embedder: an older release, another search mode)."""
+    def index_rows(self, tenant: str, user_id: str, dim: int) -> IndexRows:
+        """What a search index of the user's facts holds, read in one statement (``IndexRows``):
+        the facts whose vector is ``dim`` wide with their vectors and ``TurnMark``s (a search
+        groups a kept turn with the facts distilled from it before decoding any), the superseded
+        facts (``metadata.superseded_by``), the importances ever set, and the ids of the facts
+        whose vector has another width (none yet, or another embedder's)."""
         ...
 
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -95,17 +97,9 @@ class FactStore(Protocol):
         embedded after the write answered), oldest first."""
         ...
 
-    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
-        """{fact id: id of the newer fact superseding it} (``metadata.superseded_by``)."""
-        ...
-
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         """Set ``metadata.superseded_by = "m_<id>"`` on facts, or remove it (None); rows stay.
         Each fact that changes gets a revision (``superseded``, or ``updated`` when cleared)."""
-        ...
-
-    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
-        """{fact id: importance} of the user's facts whose importance was ever set."""
         ...
 
     def update(

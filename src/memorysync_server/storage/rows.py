@@ -9,14 +9,14 @@ keeps ISO text, PostgreSQL ``timestamptz``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 
-from ..domain import Fact, Revision, StateRow, Turn
+from ..domain import Fact, IndexRows, Revision, StateRow, Turn
 from . import revisions
 
 
@@ -124,6 +124,34 @@ def id_matrix(rows: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
     if not rows:
         return ids, np.zeros((0, 0), dtype=np.float32)
     return ids, np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+
+
+def by_text(facts: Iterable[Fact]) -> dict[str, Fact]:
+    """Each text's first fact of ``facts`` (read in id order: the oldest holding it)."""
+    found: dict[str, Fact] = {}
+    for one in facts:
+        found.setdefault(one.text, one)
+    return found
+
+
+def index_rows(rows: Sequence[Sequence[Any]], dim: int) -> IndexRows:
+    """``IndexRows`` of one user's ``(id, vector bytes, event type, metadata.distilled_from,
+    metadata.superseded_by, importance)`` rows, ascending by id."""
+    width = 4 * dim
+    kept = [row for row in rows if len(row[1]) == width]
+    ids, matrix = id_matrix(kept)
+    return IndexRows(
+        ids,
+        matrix,
+        [(row[2], row[3]) for row in kept],
+        superseded={
+            int(row[0]): int(row[4][2:])
+            for row in rows
+            if isinstance(row[4], str) and row[4].startswith("m_") and row[4][2:].isdigit()
+        },
+        importance={int(row[0]): float(row[5]) for row in rows if row[5] is not None},
+        other_vectors=[int(row[0]) for row in rows if len(row[1]) != width],
+    )
 
 
 @dataclass(frozen=True)

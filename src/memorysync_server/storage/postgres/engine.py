@@ -43,6 +43,7 @@ from ...domain import (
     FactsListener,
     Feedback,
     Forgotten,
+    IndexRows,
     NamespaceSummary,
     NewFact,
     NewState,
@@ -61,7 +62,17 @@ from ...domain import (
 from .. import revisions
 from ..migrations import pending
 from ..retry import run_atomic
-from ..rows import FACT_COLUMNS, STATE_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from ..rows import (
+    FACT_COLUMNS,
+    STATE_COLUMNS,
+    Dialect,
+    blob,
+    by_text,
+    dump,
+    id_matrix,
+    index_rows,
+    revision_page,
+)
 from ..rows import fact as fact_of
 from ..rows import state as state_of
 from ..rows import turn as turn_of
@@ -118,6 +129,21 @@ _MARK_COLUMNS = "event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 
 
 def _mark(event_type: str, metadata: str | None) -> TurnMark:
     return event_type, None if metadata is None else json.loads(metadata).get("distilled_from")
+
+
+def _index_row(
+    fact_id: int, vector: bytes, event_type: str, metadata: str | None, importance: float | None
+) -> tuple[int, bytes, str, Any, Any, float | None]:
+    """A row of ``index_rows`` as ``rows.index_rows`` reads it (the metadata's two keys apart)."""
+    meta = {} if metadata is None else json.loads(_dec(metadata))
+    return (
+        fact_id,
+        vector,
+        _dec(event_type),
+        meta.get("distilled_from"),
+        meta.get("superseded_by"),
+        importance,
+    )
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
@@ -492,6 +518,18 @@ class PostgresFacts:
         )
         return _fact(row) if row else None
 
+    def find_texts(self, tenant: str, user_id: str, texts: Sequence[str]) -> dict[str, Fact]:
+        texts = list(dict.fromkeys(texts))
+        if not texts:
+            return {}
+        rows = self._db.all(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s"
+            " AND md5(text) = ANY(ARRAY(SELECT md5(t) FROM unnest(%s::text[]) AS t)) AND text = ANY(%s::text[])"
+            " ORDER BY id",
+            (tenant, user_id, texts, texts),
+        )
+        return by_text(_fact(row) for row in rows)
+
     def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         ids = list(ids)
         if not ids:
@@ -545,15 +583,17 @@ class PostgresFacts:
             ).fetchall()
         return id_matrix(rows)
 
-    def indexed(self, tenant: str, user_id: str, dim: int) -> tuple[np.ndarray, np.ndarray, list[TurnMark]]:
+    def index_rows(self, tenant: str, user_id: str, dim: int) -> IndexRows:
+        # The metadata is parsed here, and only where it holds one of the two keys at all.
         with self._db.conn() as conn:
             cur = conn.cursor(row_factory=tuple_row)
             rows = cur.execute(
-                f"SELECT id, vector, {_MARK_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s"
-                " AND length(vector) = %s ORDER BY id",
-                _enc([tenant, user_id, 4 * dim]),
+                "SELECT id, vector, event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0"
+                " OR strpos(metadata, '\"superseded_by\"') > 0 THEN metadata END, importance"
+                " FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id",
+                _enc([tenant, user_id]),
             ).fetchall()
-        return (*id_matrix(rows), [_mark(_dec(row[2]), _dec(row[3])) for row in rows])
+        return index_rows([_index_row(*row) for row in rows], dim)
 
     def _marks_where(
         self, tenant: str, user_id: str, where: str, args: Sequence[Any]
@@ -564,13 +604,6 @@ class PostgresFacts:
             (tenant, user_id, *args),
         )
         return [(int(row["id"]), _mark(row["event_type"], row["metadata"])) for row in rows]
-
-    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
-        rows = self._db.all(
-            "SELECT id, text FROM facts WHERE tenant = %s AND user_id = %s AND length(vector) <> %s ORDER BY id",
-            (tenant, user_id, 4 * dim),
-        )
-        return [(int(r["id"]), r["text"]) for r in rows]
 
     @_atomic
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -607,19 +640,6 @@ class PostgresFacts:
             "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT %s", (limit,)
         )
         return [(row["tenant"], row["user_id"], int(row["id"])) for row in rows]
-
-    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
-        rows = self._db.all(
-            "SELECT id, metadata FROM facts WHERE tenant = %s AND user_id = %s"
-            " AND strpos(metadata, '\"superseded_by\"') > 0",
-            (tenant, user_id),
-        )
-        out = {}
-        for row in rows:
-            by = json.loads(row["metadata"]).get("superseded_by")
-            if isinstance(by, str) and by.startswith("m_") and by[2:].isdigit():
-                out[int(row["id"])] = int(by[2:])
-        return out
 
     @_atomic
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
@@ -686,13 +706,6 @@ class PostgresFacts:
                 tx.users.add((tenant, user_id))
                 tx.changes.append(FactsChange(tenant, user_id, removed_ids=found))
         return found
-
-    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
-        rows = self._db.all(
-            "SELECT id, importance FROM facts WHERE tenant = %s AND user_id = %s AND importance IS NOT NULL",
-            (tenant, user_id),
-        )
-        return {int(r["id"]): float(r["importance"]) for r in rows}
 
     @_atomic
     def update(

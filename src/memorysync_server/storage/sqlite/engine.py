@@ -28,6 +28,7 @@ from ...domain import (
     FactsListener,
     Feedback,
     Forgotten,
+    IndexRows,
     NamespaceSummary,
     NewFact,
     NewState,
@@ -45,7 +46,7 @@ from ...domain import (
 from .. import revisions
 from ..migrations import pending
 from ..retry import run_atomic
-from ..rows import FACT_COLUMNS, Dialect, blob, dump, id_matrix, revision_page
+from ..rows import FACT_COLUMNS, Dialect, blob, by_text, dump, id_matrix, index_rows, revision_page
 from ..rows import fact as fact_of
 from ..rows import state as state_of
 from ..rows import turn as turn_of
@@ -366,6 +367,17 @@ class SqliteFacts:
         )
         return _fact(rows[0]) if rows else None
 
+    def find_texts(self, tenant: str, user_id: str, texts: Sequence[str]) -> dict[str, Fact]:
+        texts = list(dict.fromkeys(texts))
+        if not texts:
+            return {}
+        rows = self._db.read(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ? AND text IN ({_marks(texts)})"
+            " ORDER BY id",
+            (tenant, user_id, *texts),
+        )
+        return by_text(_fact(row) for row in rows)
+
     def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         ids = list(ids)
         if not ids:
@@ -411,14 +423,16 @@ class SqliteFacts:
             )
         return id_matrix(rows)
 
-    def indexed(self, tenant: str, user_id: str, dim: int) -> tuple[np.ndarray, np.ndarray, list[TurnMark]]:
+    def index_rows(self, tenant: str, user_id: str, dim: int) -> IndexRows:
         # The marks cost nothing beside the vectors: reading the rows is the cost (~0.3 s at 100k).
+        # instr() before json_extract(): parsing every row's JSON costs ~1 s at 100k facts.
         rows = self._db.read(
-            f"SELECT id, vector, {_MARK_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ?"
-            " AND length(vector) = ? ORDER BY id",
-            (tenant, user_id, 4 * dim),
+            f"SELECT id, vector, {_MARK_COLUMNS},"
+            " CASE WHEN instr(metadata, 'superseded_by') > 0 THEN json_extract(metadata, '$.superseded_by') END,"
+            " importance FROM facts WHERE tenant = ? AND user_id = ? ORDER BY id",
+            (tenant, user_id),
         )
-        return (*id_matrix(rows), [(row[2], row[3]) for row in rows])
+        return index_rows(rows, dim)
 
     def _marks_where(
         self, tenant: str, user_id: str, where: str, args: Sequence[Any]
@@ -428,13 +442,6 @@ class SqliteFacts:
             (tenant, user_id, *args),
         )
         return [(int(row[0]), (row[1], row[2])) for row in rows]
-
-    def with_other_vectors(self, tenant: str, user_id: str, dim: int) -> list[tuple[int, str]]:
-        rows = self._db.read(
-            "SELECT id, text FROM facts WHERE tenant = ? AND user_id = ? AND length(vector) != ? ORDER BY id",
-            (tenant, user_id, 4 * dim),
-        )
-        return [(int(row[0]), row[1]) for row in rows]
 
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
         if not vectors:
@@ -468,19 +475,6 @@ class SqliteFacts:
             "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT ?", (limit,)
         )
         return [(row[0], row[1], int(row[2])) for row in rows]
-
-    def superseded(self, tenant: str, user_id: str) -> dict[int, int]:
-        # instr() first: parsing every row's JSON costs ~1 s at 100k facts, few rows carry the mark.
-        rows = self._db.read(
-            "SELECT id, json_extract(metadata, '$.superseded_by') FROM facts WHERE tenant = ? AND user_id = ?"
-            " AND instr(metadata, 'superseded_by') > 0 AND json_extract(metadata, '$.superseded_by') IS NOT NULL",
-            (tenant, user_id),
-        )
-        return {
-            int(row[0]): int(row[1][2:])
-            for row in rows
-            if isinstance(row[1], str) and row[1].startswith("m_") and row[1][2:].isdigit()
-        }
 
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         if not changes:
@@ -529,13 +523,6 @@ class SqliteFacts:
                 self._db.write(f"DELETE FROM {table} WHERE rowid IN ({_marks(found)})", found)
                 self._db.facts_changed(FactsChange(tenant, user_id, removed_ids=found))
         return found
-
-    def importance(self, tenant: str, user_id: str) -> dict[int, float]:
-        rows = self._db.read(
-            "SELECT id, importance FROM facts WHERE tenant = ? AND user_id = ? AND importance IS NOT NULL",
-            (tenant, user_id),
-        )
-        return {int(row[0]): float(row[1]) for row in rows}
 
     def update(
         self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
