@@ -84,6 +84,7 @@ def _problems(name: str, obj: griffe.Object) -> list[str]:
         return [f"{obj.path} (exported as {name}) has no docstring"]
     problems: list[str] = []
     sections = _parsed(obj, problems)
+    init = None
     if obj.is_function:
         wanted = _parameters(obj)  # type: ignore[arg-type]
     elif obj.is_class:
@@ -95,7 +96,12 @@ def _problems(name: str, obj: griffe.Object) -> list[str]:
             wanted = []  # an error's arguments are its message
     else:
         wanted = []
-    missing = [p for p in wanted if p not in _documented_names(sections)]
+    documented = _documented_names(sections)
+    if obj.is_class and init is not None and init.docstring is not None and init.parent is obj:
+        # The reference merges the class's own constructor's docstring into it (merge_init_into_class;
+        # an inherited constructor's docstring is not shown, so it does not count).
+        documented |= _documented_names(_parsed(init, problems))
+    missing = [p for p in wanted if p not in documented]
     if missing:
         problems.append(f"{obj.path}: no Args entry for {', '.join(missing)}")
     if obj.is_class:
