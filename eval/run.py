@@ -1,5 +1,6 @@
-"""``make eval``: every search mode side by side on the recall set, extraction quality, and the
-conversation benchmark (eval/conversations.py: long multi-session chats).
+"""``make eval``: every search mode side by side on the recall set, extraction quality, memory in
+seven languages (eval/languages.py), and the conversation benchmark (eval/conversations.py: long
+multi-session chats).
 
 Prints one markdown table (rows = metrics, columns = search modes) and writes it, with the
 misses of each mode, to ``eval/out/``. ``python eval/run.py --modes semantic`` runs a subset;
@@ -101,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         help="LoCoMo-format conversations (default: ../shared/data/locomo-dev)",
     )
     parser.add_argument("--no-conversations", action="store_true", help="skip the conversation benchmark")
+    parser.add_argument("--no-languages", action="store_true", help="skip the language benchmark")
     args = parser.parse_args(argv)
     data = load_data(args.data)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -120,6 +122,16 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "details.json").write_text(
         json.dumps(details, indent=1, ensure_ascii=False), encoding="utf-8"
     )
+    if not args.no_languages:
+        # One person per language, twelve statements and eight questions each (eval/languages.py).
+        from eval.languages import evaluate_languages
+        from eval.languages import table as language_table
+
+        started = time.perf_counter()
+        text = language_table(evaluate_languages())
+        print("\n" + text)
+        print(f"\n(language benchmark took {time.perf_counter() - started:.0f} s)")
+        (args.out / "languages.md").write_text(text + "\n", encoding="utf-8")
     if not args.no_conversations:
         # Long multi-session chats (eval/conversations.py): LoCoMo's dev split and our own chats.
         from eval.conversations import evaluate_conversations, report

@@ -97,9 +97,13 @@ def test_recall_is_never_empty_when_search_finds_a_fact_for_a_personal_question(
 
 
 def test_a_fact_keeps_what_it_is_about_from_the_question_before_it(api: Api) -> None:
-    api.turn("u", "What made you pick that adoption agency?", role="assistant", occurred_at=MAY)
-    api.turn("u", "I chose them 'cause they help LGBTQ+ folks with adoption.", occurred_at=MAY)
-    assert "User chose the adoption agency 'cause they help LGBTQ+ folks with adoption" in api.texts("u")
+    api.turn("u", "Wow! How is your novel manuscript going?", role="assistant", occurred_at=MAY)
+    api.turn("u", "I finally sent it off to the publisher last week.", occurred_at=MAY)
+    assert api.texts("u") == [
+        "User finally sent the novel manuscript off to the publisher in the week before 8 May 2023"
+    ]
+    # What the other side said is context only: nothing of it is stored.
+    assert api.v1("/v1/memory/query", "u", prompt="Wow", k=10, types=["conversation"])["memories"] == []
 
 
 def test_what_a_turn_goes_on_to_say_stays_with_its_fact_and_a_time_said_before_dates_it(api: Api) -> None:

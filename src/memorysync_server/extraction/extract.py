@@ -14,6 +14,8 @@ import re
 import threading
 from typing import Protocol, runtime_checkable
 
+from ..language.detect import reads_as_english
+from .any_language import is_plainly_empty
 from .chat_forms import (
     answer_riddle,
     restore_subject,
@@ -94,9 +96,13 @@ def tells(sentence: str) -> bool:
 
 
 def is_low_value(text: str) -> bool:
-    """Low value (openapi.yaml, add_turn): no letter, at most one word, or two words that are both filler."""
+    """Low value (openapi.yaml, add_turn): no letter, at most one word, or two words that are both
+    filler. A turn that does not read as English is judged in its own language instead
+    (``any_language.is_plainly_empty``): its words are not ``[a-z']+``."""
     if not any(ch.isalpha() for ch in text):
         return True
+    if not reads_as_english(text):
+        return is_plainly_empty(text)
     words = _LOW_VALUE_WORD.findall(text.lower())
     if len(words) <= 1:
         return True

@@ -124,8 +124,50 @@ _VAGUE = frozenset(
 )
 _OWN = {"my": "their", "our": "their"}
 _NOT_IN_PHRASE = frozenset(
-    "the a an that this these those my your his her our their its still just really so very too also "
-    "is are was were be been am i you he she it we they me him us them and or but".split()
+    [
+        "the",
+        "a",
+        "an",
+        "that",
+        "this",
+        "these",
+        "those",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "its",
+        "still",
+        "just",
+        "really",
+        "so",
+        "very",
+        "too",
+        "also",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "me",
+        "him",
+        "us",
+        "them",
+        "and",
+        "or",
+        "but",
+    ]
 )
 
 

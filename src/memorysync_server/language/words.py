@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .detect import reads_as_english
+
 __all__ = [
     "FTS_WORD",
     "STOPWORDS",
@@ -74,7 +76,10 @@ _PROMPT_FORMS = {
 
 
 def third_person(prompt: str) -> str:
-    """``prompt`` with first-person pronouns replaced by "the user" (grammar left as it is)."""
+    """``prompt`` with first-person pronouns replaced by "the user" (grammar left as it is); a
+    prompt in another language as it is (Spanish and French "me" is no English "me")."""
+    if not reads_as_english(prompt):
+        return prompt
     return retell_first_person(prompt, _PROMPT_PRONOUNS, _PROMPT_FORMS)
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..language.words import FTS_WORD, STOPWORDS, content_words, stem, third_person
+from ..language.scripts import CJK, has_letters, query_terms
+from ..language.words import STOPWORDS, content_words, stem, third_person
 from ..model import Embedder
 from ..storage import Storage
 from .arrays import best_dot, in_sorted
@@ -162,8 +163,8 @@ class CandidateFinder:
         return ids, scores, likeness, query, lambda: stored, index
 
     def _selective_terms(self, tenant: str, prompt: str) -> list[str]:
-        # The lexical index holds exact lower-cased words, so these look up exactly.
-        words = list(dict.fromkeys(w for w in FTS_WORD.findall(prompt.lower()) if w not in STOPWORDS))[:32]
+        # The lexical index holds the terms language.scripts cuts a text into, so these look up exactly.
+        words = query_terms(prompt, STOPWORDS)[:32]
         counts = self.store.lexical.document_frequencies(tenant, words)
         selective = [w for w in words if counts.get(w, 0) <= LEXICAL_MAX_DOCS]
         self.stages["lexical" if selective else "lexical skipped (no selective term)"] += 1
@@ -180,7 +181,9 @@ class CandidateFinder:
         # prefix ("cheer" finds "cheers"), no vector stage. The score saturates instead of being
         # relative to the best match, so a prompt whose only match is one stray word scores low.
         self.stages["bm25"] += 1
-        terms = list(dict.fromkeys(stem(w) + "*" for w in content_words(prompt) if len(stem(w)) >= 3))[:32]
+        terms = list(dict.fromkeys(stem(w) + "*" for w in content_words(prompt) if len(stem(w)) >= 3))
+        # Chinese and Japanese have no words to stem: their character pairs match exactly.
+        terms = (terms + [t for t in query_terms(prompt) if has_letters(t, CJK)])[:32]
         matches = self.store.lexical.match(tenant, user_id, terms, limit=max(k, 1), prefix=True)
         ids = np.array([i for i, _ in matches], dtype=np.int64)
         scores = np.array([b / (b + BM25_HALF) for _, b in matches], dtype=np.float32)

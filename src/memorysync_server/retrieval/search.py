@@ -23,10 +23,12 @@ from functools import partial
 import numpy as np
 
 from ..domain import Fact
+from ..language.detect import reads_as_english
 from ..language.people import about_someone
 from ..language.words import third_person
 from ..model import Embedder, check_mode
 from ..storage import Storage
+from .any_language import about_the_person
 from .backfill import Backfill
 from .beside import Beside, shared_beside
 from .candidates import CandidateFinder
@@ -161,6 +163,8 @@ class FactSearch:
             without=partial(said, self.store, self.echoes, tenant, user_id, prompt),
             keep=keep,
         )
+        if ranked and not reads_as_english(prompt):
+            ranked = about_the_person(prompt, ranked)  # the gate's examples are English
         if not ranked:
             return []
         personal = about_someone(prompt)

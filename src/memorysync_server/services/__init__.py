@@ -14,6 +14,7 @@ from pathlib import Path
 from ..defaults import DEFAULT_RECALL_CHARS
 from ..domain import Clock, utc_now
 from ..extraction import Extractor, RuleExtractor
+from ..language.scripts import indexed_text
 from ..model import DEFAULT_SEARCH, Embedder
 from ..model.loading import LOADED, NOT_USED, encoder_choice, model_state, serving_embedder
 from ..retrieval import Backfill, FactSearch, warm_up
@@ -103,7 +104,7 @@ def build_services(
     ``encoder`` which graph of its model runs (``auto``: measured on this machine). The model
     loads in the background, from now or (``defer_model``) from ``model_loading.start_loading``."""
     embedder = embedder or serving_embedder(search, encoder=encoder, db=db, defer=defer_model, then=warm_up)
-    store = open_storage(db, clock=clock)
+    store = open_storage(db, clock=clock, lexical_form=indexed_text)
     # The one writer of vectors the store lacks: searches read, the backfill writes.
     backfill = Backfill(store, embedder)
     fact_search = FactSearch(store, embedder, mode=search, backfill=backfill)

@@ -24,6 +24,9 @@ import numpy as np
 
 from ..domain import KEPT_TURN, NewFact, Origin
 from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, resolve_referents, tells
+from ..extraction.any_language import tells_in_any_language
+from ..language.detect import reads_as_english
+from ..language.scripts import nfc
 from ..language.words import content_words, searched_text, stem
 from ..model import Embedder
 from ..retrieval import PENDING, Backfill
@@ -289,6 +292,7 @@ class Pipeline:
     def extract(self, text: str, *, explicit: bool = False, scope: tuple[str, str] | None = None) -> Drafts:
         """The facts of an explicit write, ready to store. When extraction fails, an explicit write
         stores its text as given (the caller chose to remember exactly that)."""
+        text = nfc(text)
         facts, failed = self._facts(text, self.store.clock(), explicit=explicit)
         if failed and explicit and text.strip():
             facts = [text.strip()]
@@ -360,6 +364,7 @@ class Pipeline:
         transcript gives them); None takes those this process saw for ``scope`` (add_turn)."""
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
+        content = nfc(content)  # one form of each character: stored, shown and matched alike
         said = said_at(occurred_at, self.store.clock())
         if context is None:
             context = self.recent.before(scope, said) if scope is not None else []
@@ -372,13 +377,16 @@ class Pipeline:
         digest = hashlib.sha256(
             json.dumps([speaker or "", occurred_at or "", text], ensure_ascii=False).encode("utf-8")
         ).hexdigest()
-        facts, failed = self._facts(content, said, context=context)
+        english = reads_as_english(content)
+        # The rules read English; a turn in another language is what was said, kept as it was.
+        facts, failed = self._facts(content, said, context=context) if english else ([], False)
+        kept = failed or (self._worth_keeping(content, facts) if english else tells_in_any_language(content))
         return TurnPlan(
             None,
             digest,
             self.drafts(facts, scope=scope),
             meta,
-            turn=self.drafts([content.strip()]) if failed or self._worth_keeping(content, facts) else None,
+            turn=self.drafts([content.strip()]) if kept else None,
             said_at=iso(said),
         )
 

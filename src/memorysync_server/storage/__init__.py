@@ -14,12 +14,14 @@ from ..domain import Clock, utc_now
 from .interfaces import (
     DirectoryStore,
     FactStore,
+    LexicalForm,
     LexicalIndex,
     ReceiptStore,
     SettingStore,
     StateStore,
     Storage,
     TurnStore,
+    as_written,
 )
 
 
@@ -39,9 +41,11 @@ def postgres_schema_current(url: str) -> bool:
     return row is not None and row[0] == len(MIGRATIONS)
 
 
-def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
+def open_storage(
+    db: str | Path, *, clock: Clock = utc_now, lexical_form: LexicalForm = as_written
+) -> Storage:
     """The engine for ``db`` (created or migrated when needed): a ``postgresql://`` URL, or the
-    path of a SQLite file."""
+    path of a SQLite file. ``lexical_form`` gives what the lexical index stores of a fact's text."""
     if is_postgres(db):
         try:
             from .postgres.engine import PostgresStorage
@@ -49,10 +53,10 @@ def open_storage(db: str | Path, *, clock: Clock = utc_now) -> Storage:
             raise ImportError(
                 f"--db {str(db).split('@')[-1]!r} needs {exc.name!r}: pip install 'memorysync-kit[postgres]'"
             ) from exc
-        return PostgresStorage(str(db), clock=clock)
+        return PostgresStorage(str(db), clock=clock, lexical_form=lexical_form)
     from .sqlite.engine import SqliteStorage
 
-    return SqliteStorage(db, clock=clock)
+    return SqliteStorage(db, clock=clock, lexical_form=lexical_form)
 
 
 __all__ = [

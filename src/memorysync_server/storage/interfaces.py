@@ -144,6 +144,15 @@ class FactStore(Protocol):
     def count(self, tenant: str) -> int: ...
 
 
+# What the lexical index stores of a fact's text (``language.scripts.indexed_text``: its terms,
+# space-separated), given to an engine by whoever opens it; the identity by default.
+LexicalForm = Callable[[str], str]
+
+
+def as_written(text: str) -> str:
+    return text
+
+
 class LexicalIndex(Protocol):
     """Full-text matching over facts. Corpus statistics are per tenant: one tenant's data never
     changes how another tenant's facts rank."""

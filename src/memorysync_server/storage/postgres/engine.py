@@ -60,6 +60,7 @@ from ...domain import (
     utc_now,
 )
 from .. import revisions
+from ..interfaces import LexicalForm, as_written
 from ..migrations import pending
 from ..retry import run_atomic
 from ..rows import (
@@ -410,8 +411,9 @@ def _record_revision(
 
 
 class PostgresFacts:
-    def __init__(self, db: _Db) -> None:
+    def __init__(self, db: _Db, lexical_form: LexicalForm = as_written) -> None:
         self._db = db
+        self._lexical_form = lexical_form
 
     @_atomic
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
@@ -433,9 +435,10 @@ class PostgresFacts:
                     " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms)),"
                     " u.tags, u.importance, u.event_type, %s"
                     " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[],"
-                    " %s::text[], %s::float8[], %s::text[])"
-                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, tags, importance, event_type, ord)"
-                    " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.text) AS terms) v ORDER BY u.ord"
+                    " %s::text[], %s::float8[], %s::text[], %s::text[])"
+                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, tags, importance, event_type,"
+                    " lexical, ord)"
+                    " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.lexical) AS terms) v ORDER BY u.ord"
                     " ON CONFLICT DO NOTHING RETURNING id, text, tsvector_to_array(terms) AS words, length",
                     (
                         _enc(tenant),
@@ -451,6 +454,7 @@ class PostgresFacts:
                         _enc([dump(f.tags) for f in batch]),
                         [f.importance for f in batch],
                         _enc([f.event_type for f in batch]),
+                        _enc([self._lexical_form(f.text) for f in batch]),
                     ),
                 ).fetchall()
                 if rows:
@@ -1229,11 +1233,18 @@ class PostgresDirectory:
 class PostgresStorage:
     """:class:`~.interfaces.Storage` over a PostgreSQL database (migrated on open)."""
 
-    def __init__(self, dsn: str, *, clock: Clock = utc_now, max_connections: int = 16) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        clock: Clock = utc_now,
+        max_connections: int = 16,
+        lexical_form: LexicalForm = as_written,
+    ) -> None:
         self.dsn = dsn
         self.clock = clock
         self._db = _Db(dsn, clock, max_connections=max_connections)
-        self.facts = PostgresFacts(self._db)
+        self.facts = PostgresFacts(self._db, lexical_form)
         self.lexical = PostgresLexical(self._db)
         self.turns = PostgresTurns(self._db)
         self.state = PostgresState(self._db)

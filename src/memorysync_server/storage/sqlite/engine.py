@@ -44,6 +44,7 @@ from ...domain import (
     utc_now,
 )
 from .. import revisions
+from ..interfaces import LexicalForm, as_written
 from ..migrations import pending
 from ..retry import run_atomic
 from ..rows import FACT_COLUMNS, Dialect, blob, by_text, dump, id_matrix, index_rows, revision_page
@@ -286,8 +287,9 @@ def _record_revision(
 
 
 class SqliteFacts:
-    def __init__(self, db: _Db) -> None:
+    def __init__(self, db: _Db, lexical_form: LexicalForm = as_written) -> None:
         self._db = db
+        self._lexical_form = lexical_form
 
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
         if not facts:
@@ -344,7 +346,8 @@ class SqliteFacts:
             )
             fact_id = int(cur.lastrowid or 0)
             self._db.write(
-                f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)", (fact_id, scope, row[2])
+                f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)",
+                (fact_id, scope, self._lexical_form(row[2])),
             )
             changed, diff = revisions.created(f)
             self._db.write(
@@ -1070,11 +1073,13 @@ class SqliteDirectory:
 class SqliteStorage:
     """:class:`~.interfaces.Storage` over one SQLite file (created and migrated on open)."""
 
-    def __init__(self, path: str | Path, *, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, path: str | Path, *, clock: Clock = utc_now, lexical_form: LexicalForm = as_written
+    ) -> None:
         self.path = str(path)
         self.clock = clock
         self._db = _Db(self.path, clock)
-        self.facts = SqliteFacts(self._db)
+        self.facts = SqliteFacts(self._db, lexical_form)
         self.lexical = SqliteLexical(self._db)
         self.turns = SqliteTurns(self._db)
         self.state = SqliteState(self._db)

@@ -248,7 +248,7 @@ function Memories({ auth, user, rev, onAsk }) {
       ${page.memories.map((m) => {
         const supersededBy = m.metadata && m.metadata.superseded_by;
         return html`<li key=${m.memory_id} class=${"memory" + (supersededBy ? " superseded" : "")} data-memory=${m.memory_id}>
-          <div class="text">${m.text}</div>
+          <div class="text" dir="auto">${m.text}</div>
           <div class="meta">
             <code>${m.memory_id}</code> · source <b>${m.source}</b> · <time>${time(m.created_at)}</time>
             ${supersededBy && html` · <span class="badge" title="A newer fact replaces this one">superseded by ${supersededBy}</span>`}
@@ -368,7 +368,7 @@ function Recall({ auth, user }) {
   return html`<section aria-label="Recall" class="recall">
     <form onSubmit=${run}>
       <label for="recall-prompt">What would the model be handed? Type what ${user} says next:</label>
-      <textarea id="recall-prompt" rows="3" value=${prompt} onInput=${(e) => setPrompt(e.target.value)}
+      <textarea id="recall-prompt" rows="3" dir="auto" value=${prompt} onInput=${(e) => setPrompt(e.target.value)}
         placeholder="Where should we have dinner tonight?"></textarea>
       <label>k <input type="number" min="1" max="100" value=${k} onInput=${(e) => setK(e.target.value)} /></label>
       <button type="submit" id="recall-run" disabled=${busy}>Recall</button>
@@ -386,7 +386,7 @@ function Recall({ auth, user }) {
         <tbody>
           ${answer.data.memories.map(
             (m, i) => html`<tr key=${m.memory_id}>
-              <td>${i + 1}</td><td class="score">${String(m.score)}</td><td><code>${m.memory_id}</code></td><td>${m.text}</td>
+              <td>${i + 1}</td><td class="score">${String(m.score)}</td><td><code>${m.memory_id}</code></td><td dir="auto">${m.text}</td>
             </tr>`
           )}
         </tbody>
