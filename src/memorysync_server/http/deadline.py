@@ -4,9 +4,12 @@ uvicorn waits for a body as long as its client keeps the connection open: a requ
 ``Content-Length: 10000000`` that sends ten bytes held its connection (a file descriptor and a
 task) for minutes, and a few thousand such clients would exhaust the server's descriptors. Here
 every wait for the next piece of a body has a deadline; a body that makes no progress for
-``timeout`` seconds is answered ``408`` and its connection is closed. An answer sent before the
-body was read to its end (a ``401``, a ``413`` from the declared length, the ``408`` itself) closes
-the connection too, so the server never goes on receiving what it will not read.
+``timeout`` seconds is answered ``408`` and its connection is closed. An answer sent before a
+large body was read (a ``401``, a ``413`` from the declared length) closes the connection too, so
+the server never goes on receiving megabytes it will not read. A small unread body (at most
+``DRAIN_BYTES`` left) is left to uvicorn, which reads past it and keeps the connection: closing a
+socket with unread bytes in it resets the connection, and a client still writing its small body
+would lose the answer (the official SDK's multipart upload to a route not offered did).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from ..defaults import DEFAULT_BODY_TIMEOUT
 from .errors import ApiError
 
 _CLOSE = (b"connection", b"close")
+# What an early answer may leave unread and still keep its connection (uvicorn reads past it).
+DRAIN_BYTES = 64 * 1024
 
 
 class BodyStalled(ApiError):
@@ -43,23 +48,34 @@ class BodyDeadline:
         self.timeout = timeout
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not _declares_body(scope["headers"]):
+        declared = _declared_length(scope["headers"]) if scope["type"] == "http" else 0
+        if declared == 0:
             await self.app(scope, receive, send)
             return
-        read_all = False
+        read_all = stalled = False
+        received = 0
         timeout = self.timeout
 
         async def receive_in_time() -> Any:
-            nonlocal read_all
+            nonlocal read_all, stalled, received
             if read_all:  # the body is in: a later receive waits for a disconnect, with no deadline
                 return await receive()
-            message = await _within(receive(), timeout)
+            try:
+                message = await _within(receive(), timeout)
+            except BodyStalled:
+                stalled = True
+                raise
+            received += len(message.get("body", b""))
             if message["type"] != "http.request" or not message.get("more_body", False):
                 read_all = True
             return message
 
+        def left_too_much() -> bool:
+            # None: a chunked body of unknown length, which uvicorn reads past like a small one.
+            return stalled or (declared is not None and declared - received > DRAIN_BYTES)
+
         async def send_closing(message: Any) -> None:
-            if message["type"] == "http.response.start" and not read_all:
+            if message["type"] == "http.response.start" and not read_all and left_too_much():
                 headers = list(message.get("headers", ()))
                 if not any(name.lower() == b"connection" for name, _ in headers):
                     message = {**message, "headers": [*headers, _CLOSE]}
@@ -94,10 +110,11 @@ async def _within(waiting: Any, timeout: float) -> Any:
         timer.cancel()
 
 
-def _declares_body(headers: Any) -> bool:
+def _declared_length(headers: Any) -> int | None:
+    """The body length a request declares: 0 for none, None for a chunked body."""
     for name, value in headers:
         if name == b"content-length":
-            return value.strip() not in (b"0", b"")
+            return int(value) if value.strip().isdigit() else 0
         if name == b"transfer-encoding":
-            return True
-    return False
+            return None
+    return 0
