@@ -35,6 +35,29 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     Safe to share between threads (agno extracts memories on background threads): every request
     runs on one background event loop, and each call waits for its own result with a hard total
     budget (``recall_timeout`` for reads, ``write_timeout`` for writes and deletes).
+
+    Args:
+        api_key: The MemorySync key; None reads ``MEMORYSYNC_API_KEY``.
+        base_url: The server; None reads ``MEMORYSYNC_BASE_URL``, else hosted MemorySync.
+        project_id: The project to pin (``X-Project-ID``), or None for the key's default project.
+        tenant_id: The tenant, or None to discover it once from the key.
+        default_user_id: The user of a call agno makes with ``user_id=None``.
+        recall_timeout: The total budget of a read in seconds; past it the read returns no
+            memories (logged).
+        write_timeout: The total budget of a write or delete in seconds.
+        fail_open_writes: True: a write that failed for a passing reason (no answer, a 5xx, a
+            429) is queued for a background retry; False: it raises.
+        source: The source label of every row it writes (rows are scoped by source).
+        min_search_score: The relevance floor of a ``search_content`` search (0 to 1).
+        id: agno's id of this db (generated when None).
+        transport: An ``httpx.AsyncBaseTransport`` for every request (tests, proxies).
+        clock: Monotonic seconds for the budgets and retries (injected by tests).
+        retry_for: Seconds a queued write is retried before it is given up (counted and logged).
+        max_pending_writes: Queued writes held at most; a failed write beyond that is dropped
+            (counted and logged).
+
+    Raises:
+        ValueError: No API key, or a setting out of range; the message names it.
     """
 
     _warned_loop = False
@@ -102,6 +125,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     def get_user_memory(
         self, memory_id: str, deserialize: bool | None = True, user_id: str | None = None
     ) -> UserMemory | dict[str, Any] | None:
+        """One memory by its agno id, or None; ``user_id=None`` means ``default_user_id``."""
         return self._execute(
             self._ops.get_user_memory(
                 memory_id=memory_id, deserialize=deserialize, user_id=self._scope_user(user_id)
@@ -109,6 +133,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         )
 
     def get_all_memory_topics(self, user_id: str | None = None) -> list[str]:
+        """Every topic of one user's memories (``default_user_id`` without ``user_id``)."""
         return self._execute(self._ops.get_all_memory_topics(user_id=self._scope_user(user_id)))
 
     def get_user_memory_stats(
@@ -131,6 +156,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
     def upsert_memories(
         self, memories: list[UserMemory], deserialize: bool | None = True, preserve_updated_at: bool = False
     ) -> list[UserMemory | dict[str, Any]]:
+        """Store each of ``memories`` (copies) and return what was stored, in order."""
         return self._execute(
             self._ops.upsert_memories(
                 memories,
@@ -150,6 +176,7 @@ class MemorySyncDb(_MemoryOnly, ConfiguredDb, BaseDb):  # type: ignore[misc, val
         )
 
     def delete_user_memories(self, memory_ids: list[str], user_id: str | None = None) -> None:
+        """Delete these memories and the facts derived from them; ids already gone are no-ops."""
         self._execute(
             self._ops.delete_user_memories(
                 memory_ids=memory_ids, user_id=self._scope_user(user_id), must_exist=user_id is None

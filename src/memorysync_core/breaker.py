@@ -9,7 +9,16 @@ from collections.abc import Callable
 
 class CircuitBreaker:
     """Closed until ``threshold`` consecutive failures, then open for ``cooldown`` seconds; after
-    that one call is let through (half-open) and its outcome closes or re-opens the circuit."""
+    that one call is let through (half-open) and its outcome closes or re-opens the circuit.
+
+    Args:
+        threshold: Consecutive failures that open the circuit (at least 1).
+        cooldown: Seconds the circuit stays open.
+        clock: Monotonic seconds (injected by tests).
+
+    Raises:
+        ValueError: ``threshold`` is below 1 or ``cooldown`` is negative.
+    """
 
     def __init__(
         self, threshold: int = 5, cooldown: float = 5.0, clock: Callable[[], float] = time.monotonic
@@ -25,6 +34,7 @@ class CircuitBreaker:
 
     @property
     def is_open(self) -> bool:
+        """Whether calls are being held back now."""
         return self.wait_time() > 0
 
     def wait_time(self) -> float:
@@ -35,9 +45,11 @@ class CircuitBreaker:
             return max(0.0, self._open_until - self._clock())
 
     def allow(self) -> bool:
+        """Whether a call may be tried now (closed, or the cooldown is over)."""
         return self.wait_time() == 0
 
     def success(self) -> None:
+        """Record a success: the circuit closes and the failure count starts over."""
         with self._lock:
             self._failures = 0
             self._open_until = None

@@ -18,7 +18,11 @@ T = TypeVar("T")
 
 
 class LoopThread:
-    """One asyncio loop running forever on a daemon thread."""
+    """One asyncio loop running forever on a daemon thread.
+
+    Args:
+        name: The thread's name (shown in thread dumps).
+    """
 
     def __init__(self, name: str = "memorysync-io") -> None:
         self._loop = asyncio.new_event_loop()
@@ -34,24 +38,42 @@ class LoopThread:
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the thread runs."""
         return self._loop
 
     @property
     def alive(self) -> bool:
+        """Whether the thread runs and its loop is open."""
         return self._thread.is_alive() and not self._loop.is_closed()
 
     def in_loop_thread(self) -> bool:
+        """Whether the caller is the loop's own thread."""
         return threading.current_thread() is self._thread
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Schedule ``coro`` on the loop; never blocks."""
+        """Schedule ``coro`` on the loop; never blocks.
+
+        Args:
+            coro: The coroutine to run.
+
+        Returns:
+            A future of its result.
+        """
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
         """Run ``coro`` on the loop and wait at most ``timeout`` seconds.
 
-        On timeout the coroutine is cancelled and ``TimeoutError`` is raised. Calling this
-        from the loop's own thread would deadlock, so it raises ``RuntimeError`` instead.
+        Args:
+            coro: The coroutine to run.
+            timeout: Seconds to wait, or None to wait as long as it takes.
+
+        Returns:
+            The coroutine's result.
+
+        Raises:
+            TimeoutError: It took longer (and was cancelled).
+            RuntimeError: Called from the loop's own thread, where waiting would deadlock.
         """
         if self.in_loop_thread():
             coro.close()
@@ -66,9 +88,19 @@ class LoopThread:
             raise TimeoutError(f"gave up after {timeout:.3f}s") from None
 
     async def arun(self, coro: Coroutine[Any, Any, T], timeout: float | None) -> T:
-        """Run ``coro`` on this loop and await it from another loop for at most ``timeout``
-        seconds: the caller's loop keeps running meanwhile. On timeout (or when the caller is
-        cancelled) the coroutine is cancelled and ``TimeoutError`` is raised."""
+        """Run ``coro`` on this loop and await it from another loop: the caller's loop keeps
+        running meanwhile.
+
+        Args:
+            coro: The coroutine to run.
+            timeout: Seconds to wait, or None to wait as long as it takes.
+
+        Returns:
+            The coroutine's result.
+
+        Raises:
+            TimeoutError: It took longer, or the caller was cancelled (the coroutine is cancelled).
+        """
         future = self.submit(coro)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
@@ -81,6 +113,9 @@ class LoopThread:
 
         A task left pending when the interpreter tears the daemon thread down is reported by
         asyncio as "Task was destroyed but it is pending!"; cancelling it first keeps exit quiet.
+
+        Args:
+            timeout: Seconds the cancelled tasks get to finish.
         """
         if not self.alive or self.in_loop_thread():
             return
@@ -97,6 +132,11 @@ class LoopThread:
         self.stop(timeout)
 
     def stop(self, timeout: float = 2.0) -> None:
+        """Stop the loop and close it once its thread has ended.
+
+        Args:
+            timeout: Seconds to wait for the thread.
+        """
         if self._loop.is_closed():
             return
         self._loop.call_soon_threadsafe(self._loop.stop)
@@ -111,7 +151,7 @@ _shared_lock = threading.Lock()
 
 def shared_loop() -> LoopThread:
     """The process-wide loop thread, started on first use (and again after a fork). It is
-    stopped at exit by :mod:`.exits`, after everything that used it was drained and closed."""
+    stopped at exit (`memorysync_core.exits`), after everything that used it was drained and closed."""
     global _shared
     with _shared_lock:
         if _shared is None or not _shared.alive:

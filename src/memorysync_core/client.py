@@ -37,7 +37,15 @@ T = TypeVar("T")
 
 @functools.lru_cache(maxsize=8)
 def user_agent(distribution: str = DISTRIBUTION) -> str:
-    """``<distribution>/<version>``, the version read from the installed package metadata."""
+    """The ``User-Agent`` every request carries.
+
+    Args:
+        distribution: The installed distribution whose version to name.
+
+    Returns:
+        ``<distribution>/<version>``, the version read from the installed package's metadata
+        (``0+unknown`` in a source tree that was never installed).
+    """
     try:
         version = metadata.version(distribution)
     except metadata.PackageNotFoundError:  # running from a source tree that was never installed
@@ -50,9 +58,12 @@ _tls_lock = threading.Lock()
 
 
 def tls_context() -> ssl.SSLContext:
-    """One verifying TLS context per process. Loading the CA bundle takes 10-30 ms of CPU: every
-    httpx client built without a context pays it again, and paid on the shared loop it stalled
-    every other agent's recall while new capabilities were built."""
+    """One verifying TLS context per process, shared by every client the kit builds.
+
+    Loading the CA bundle takes 10-30 ms of CPU: every httpx client built without a context pays
+    it again, and paid on the shared loop it stalled every other agent's recall while new
+    capabilities were built.
+    """
     global _tls
     with _tls_lock:
         if _tls is None:
@@ -69,12 +80,20 @@ def build_client(
 ) -> AuthenticatedClient:
     """The generated client, authenticated with ``X-API-Key``.
 
-    ``transport`` / ``async_transport`` are injected into the sync / async httpx clients (tests
-    use them for fault injection). A transport that implements both protocols, such as
-    ``httpx.MockTransport``, serves both when only ``transport`` is given.
-
     The async httpx client is built here, on the caller's thread, so the loop that later runs
     its requests never spends time setting it up.
+
+    Args:
+        settings: Where and as whom to connect.
+        timeout: Seconds (or an ``httpx.Timeout``) for one HTTP call.
+        transport: An httpx transport for the sync client (tests use it for fault injection).
+            One that implements both protocols, such as ``httpx.MockTransport``, serves the
+            async client too when ``async_transport`` is not given.
+        async_transport: An httpx transport for the async client.
+
+    Returns:
+        The generated ``AuthenticatedClient``, sending the kit's ``User-Agent`` (and
+        ``X-Project-ID`` when the settings pin a project).
     """
     headers = {"User-Agent": user_agent()}
     if settings.project_id:
@@ -109,7 +128,18 @@ def build_client(
 def invoke(fn: Callable[..., Response[T]], /, *, deadline: float | None = None, **kwargs: Any) -> Response[T]:
     """Run a generated ``*.sync_detailed`` operation; transport and parse failures raise.
 
-    ``deadline`` (a ``time.monotonic()`` value): the exchange ends by then, or raises a timeout."""
+    Args:
+        fn: The generated operation, e.g. ``recall.sync_detailed``.
+        deadline: A ``time.monotonic()`` value the whole exchange ends by, or raises a timeout.
+        **kwargs: The operation's own arguments, ``client=`` included.
+
+    Returns:
+        The generated ``Response``, whatever its status.
+
+    Raises:
+        MemorySyncError: No answer (transient), or an answer that does not parse as openapi.yaml
+            describes it.
+    """
     op = operation(fn)
     client = kwargs.pop("client")
     request = op.request(**kwargs)  # our arguments: a mistake here is ours, raised as is
@@ -124,7 +154,18 @@ def invoke(fn: Callable[..., Response[T]], /, *, deadline: float | None = None, 
 
 
 async def ainvoke(fn: Callable[..., Awaitable[Response[T]]], /, **kwargs: Any) -> Response[T]:
-    """Run a generated ``*.asyncio_detailed`` operation; transport and parse failures raise."""
+    """Run a generated ``*.asyncio_detailed`` operation; transport and parse failures raise.
+
+    Args:
+        fn: The generated operation, e.g. ``recall.asyncio_detailed``.
+        **kwargs: The operation's own arguments, ``client=`` included.
+
+    Returns:
+        The generated ``Response``, whatever its status.
+
+    Raises:
+        MemorySyncError: No answer (transient), or an answer that does not parse.
+    """
     op = operation(fn)
     client = kwargs.pop("client")
     request = op.request(**kwargs)
@@ -161,9 +202,21 @@ def call(
 ) -> Any:
     """Run a generated ``*.sync_detailed`` operation; return the parsed 2xx body or raise.
 
-    ``expect`` (the operation's 2xx model, or a tuple of them) checks the body and types the
-    result as that model; without it the result is typed as the operation's whole answer union.
-    ``deadline`` (``time.monotonic()``) ends the whole exchange by then (see :func:`until`)."""
+    Args:
+        fn: The generated operation, e.g. ``recall.sync_detailed``.
+        expect: The operation's 2xx model, or a tuple of them: the body is checked against it
+            and the result typed as it. Without it the result is typed as the operation's whole
+            answer union.
+        deadline: A ``time.monotonic()`` value the whole exchange ends by.
+        **kwargs: The operation's own arguments, ``client=`` included.
+
+    Returns:
+        The parsed body of the 2xx answer.
+
+    Raises:
+        MemorySyncError: A non-2xx answer (with its status and ``detail``), no answer, or one
+            that does not parse.
+    """
     return _unwrap(invoke(fn, deadline=deadline, **kwargs), operation(fn).name, expect)
 
 
@@ -206,8 +259,19 @@ async def acall(
     expect: type[Any] | tuple[type[Any], ...] | None = None,
     **kwargs: Any,
 ) -> Any:
-    """Run a generated ``*.asyncio_detailed`` operation; return the parsed 2xx body or raise
-    (``expect`` as in :func:`call`)."""
+    """Run a generated ``*.asyncio_detailed`` operation; return the parsed 2xx body or raise.
+
+    Args:
+        fn: The generated operation, e.g. ``recall.asyncio_detailed``.
+        expect: The operation's 2xx model, or a tuple of them (as in `call`).
+        **kwargs: The operation's own arguments, ``client=`` included.
+
+    Returns:
+        The parsed body of the 2xx answer.
+
+    Raises:
+        MemorySyncError: A non-2xx answer, no answer, or one that does not parse.
+    """
     return _unwrap(await ainvoke(fn, **kwargs), operation(fn).name, expect)
 
 

@@ -13,9 +13,11 @@ from .settings import DEFAULT_BASE_URL, ENV_BASE_URL
 class MemorySyncError(Exception):
     """A MemorySync call failed.
 
-    ``status_code`` is ``None`` when no HTTP answer arrived (connection refused, timeout).
-    ``detail`` is the server's ``detail`` value as sent: a string, a list of validation
-    items, or the ``{"error": "limit_exceeded", "message": ...}`` object of a plan limit.
+    Args:
+        message: What failed and what to do about it.
+        status_code: The HTTP status, or None when no answer arrived (connection refused, timeout).
+        detail: The server's ``detail`` value as sent: a string, a list of validation items, or
+            the ``{"error": "limit_exceeded", "message": ...}`` object of a plan limit.
     """
 
     def __init__(self, message: str, *, status_code: int | None = None, detail: Any = None) -> None:
@@ -30,11 +32,19 @@ class MemorySyncError(Exception):
 
     @property
     def transient(self) -> bool:
-        """Worth retrying with the same idempotency key: no answer, a 5xx, or a 429."""
-        return self.status_code is None or self.status_code >= 500 or self.status_code == 429
+        """Worth retrying with the same idempotency key: no answer, a 5xx, a 429, or a 408 (the
+        server stopped waiting for a body that stalled on the way)."""
+        return self.status_code is None or self.status_code >= 500 or self.status_code in (408, 429)
 
     @classmethod
     def from_http(cls, status_code: int, content: bytes, operation: str) -> MemorySyncError:
+        """The error of a non-2xx answer, its ``detail`` read from the body.
+
+        Args:
+            status_code: The answer's status.
+            content: The answer's body.
+            operation: The operation's name, for the message.
+        """
         detail: Any
         try:
             detail = json.loads(content).get("detail")
@@ -49,7 +59,14 @@ class MemorySyncError(Exception):
         cls, status_code: int, content: bytes, operation: str, exc: BaseException
     ) -> MemorySyncError:
         """An answer that does not parse as openapi.yaml describes it. Not transient for a 2xx or
-        4xx: sending the same request again gets the same answer."""
+        4xx: sending the same request again gets the same answer.
+
+        Args:
+            status_code: The answer's status.
+            content: The answer's body (its first 500 characters become ``detail``).
+            operation: The operation's name, for the message.
+            exc: What the parser raised.
+        """
         body = content.decode("utf-8", "replace")[:500] or None
         return cls(
             f"{operation}: the server's HTTP {status_code} answer does not match openapi.yaml "
@@ -63,6 +80,14 @@ class MemorySyncError(Exception):
     def from_transport(
         cls, exc: httpx.HTTPError, operation: str, base_url: str | None = None
     ) -> MemorySyncError:
+        """The error of a call that got no answer (transient: ``status_code`` is None).
+
+        Args:
+            exc: What httpx raised.
+            operation: The operation's name, for the message.
+            base_url: The server asked; for hosted MemorySync the message says how to use a
+                local server instead.
+        """
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "could not reach the server"
         base_url = base_url.rstrip("/") if base_url else None
         where = f" at {base_url}" if base_url else ""

@@ -8,7 +8,7 @@ here. One ``atexit`` handler then, in this order:
    adapter;
 2. closes each member's HTTP client on the shared loop, so no connection is left for the
    garbage collector to report as an "unclosed transport" (and waits for the closes started
-   when an unclosed owner was garbage collected earlier, :func:`close_when_dropped`);
+   when an unclosed owner was garbage collected earlier, ``close_when_dropped``);
 3. cancels what is left on the shared loop and stops it.
 
 A single handler keeps that order by construction instead of by the order in which modules

@@ -8,12 +8,22 @@ from urllib.parse import urlparse
 from attrs import frozen
 
 DEFAULT_BASE_URL = "https://api.memorysync.io"
+"""Hosted MemorySync: where the kit connects when neither ``base_url`` nor ``MEMORYSYNC_BASE_URL`` says."""
 ENV_API_KEY = "MEMORYSYNC_API_KEY"
 ENV_BASE_URL = "MEMORYSYNC_BASE_URL"
 
 
 @frozen(repr=False)
 class Settings:
+    """Where and as whom to connect, once resolved (see `resolve_settings`). Its ``repr`` shows
+    only the key's first characters.
+
+    Attributes:
+        api_key: The MemorySync API key (``X-API-Key``).
+        base_url: The server's URL, without a trailing slash.
+        project_id: The project to pin (``X-Project-ID``), or None for the key's default project.
+    """
+
     api_key: str
     base_url: str
     project_id: str | None = None
@@ -29,7 +39,21 @@ def resolve_settings(
     *,
     environ: dict[str, str] | None = None,
 ) -> Settings:
-    """Resolve the connection settings; an explicit argument always wins over the environment."""
+    """Resolve the connection settings; an explicit argument always wins over the environment.
+
+    Args:
+        api_key: The key; None reads ``MEMORYSYNC_API_KEY``.
+        base_url: The server; None reads ``MEMORYSYNC_BASE_URL``, else hosted MemorySync.
+        project_id: The project to pin, or None for the key's default project.
+        environ: The environment to read (default: ``os.environ``).
+
+    Returns:
+        The settings, the key stripped of surrounding whitespace and the URL of a trailing slash.
+
+    Raises:
+        ValueError: No key anywhere, a URL that is not http(s), or an empty ``project_id``; the
+            message says where the value came from and what to do.
+    """
     env = os.environ if environ is None else environ
     key = api_key if api_key is not None else env.get(ENV_API_KEY)
     if not key or not key.strip():

@@ -17,6 +17,7 @@ from .client import ainvoke, invoke
 from .errors import MemorySyncError
 
 EVALUATION_TENANT = "default"
+"""The tenant of keys without the ``projects:read`` scope (evaluation keys)."""
 
 
 class TenantResolver:
@@ -25,6 +26,12 @@ class TenantResolver:
     An explicit ``tenant_id`` skips discovery. Keys without the ``projects:read`` scope
     (401/403 on ``GET /org/projects``) act in the fixed ``"default"`` tenant; any other
     failure is raised, never silently turned into a different namespace.
+
+    Args:
+        tenant_id: The tenant to use without asking, or None to discover it from the key.
+
+    Raises:
+        ValueError: ``tenant_id`` is an empty string.
     """
 
     def __init__(self, tenant_id: str | None = None) -> None:
@@ -39,9 +46,18 @@ class TenantResolver:
 
     @property
     def cached(self) -> str | None:
+        """The tenant once known (given or discovered), else None."""
         return self._tenant
 
     def resolve(self, client: AuthenticatedClient) -> str:
+        """The tenant, asking the server on the first call only.
+
+        Args:
+            client: The generated client to ask ``GET /org/projects`` with.
+
+        Raises:
+            MemorySyncError: The server failed, or the key has no project with a tenant.
+        """
         if self._tenant is None:
             with self._lock:
                 if self._tenant is None:
@@ -49,6 +65,14 @@ class TenantResolver:
         return self._tenant
 
     async def aresolve(self, client: AuthenticatedClient) -> str:
+        """`resolve`, awaited: concurrent first callers on one loop ask the server once.
+
+        Args:
+            client: The generated client to ask ``GET /org/projects`` with.
+
+        Raises:
+            MemorySyncError: The server failed, or the key has no project with a tenant.
+        """
         if self._tenant is None:
             loop = asyncio.get_running_loop()
             with self._lock:

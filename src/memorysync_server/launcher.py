@@ -33,16 +33,33 @@ def _key_pairs(keys: Mapping[str, str] | Iterable[str] | None) -> list[tuple[str
 
 
 class LocalServer:
-    """``LocalServer(db_path, keys={"ms_test_x": "t_acme"})``; ``.start()``/``.stop()`` or ``with``.
+    """The real server under uvicorn on a background thread, for tests, demos and notebooks.
 
-    ``db_path`` is a SQLite file, or a ``postgresql://`` URL.
+    ``.start()`` / ``.stop()``, or ``with LocalServer(path) as server:``. Once started,
+    ``.base_url`` is where it listens, ``.api_key`` a live key of tenant ``.tenant_id``,
+    ``.eval_key`` an evaluation key (tenant ``default``, 403 on ``/org/projects``); ``.faults``
+    injects delays and error statuses (`Faults`); ``.restart()`` stops and starts again on the
+    same port over the same database.
 
-    ``.api_key`` is a live key of tenant ``.tenant_id``; ``.eval_key`` an evaluation key
-    (tenant ``default``, 403 on ``/org/projects``). ``.faults`` injects delays and error
-    statuses; ``.restart()`` stops and starts again on the same port over the same file.
-    ``options`` go to :func:`memorysync_server.app.create_app` (``clock``, ``extractor``, ``embedder``,
-    ``search``: ``"hybrid"`` by default, ``"lexical"`` for the original hashed search; ``encoder``:
-    ``"auto"``, ``"int8"`` or ``"published"``, the model's graph).
+    Example:
+        ```python
+        with LocalServer("memorysync.db", search="lexical") as server:
+            print(server.base_url, server.api_key)
+        ```
+
+    Args:
+        db_path: A SQLite file (created when missing), or a ``postgresql://`` URL.
+        keys: ``{key: tenant}`` or ``["key=tenant", ...]`` to accept; None makes one test key
+            of tenant ``t_local``.
+        host: The address to listen on.
+        port: The port to listen on; 0 (the default) takes a free one.
+        **options: Passed to `create_app`: ``clock``, ``extractor``, ``embedder``, ``spec_path``,
+            ``max_body_bytes``, ``body_timeout``, ``metrics``, ``search`` (``hybrid`` by default,
+            ``lexical`` for the hashed search that needs no model), ``encoder``, ``recall_chars``.
+
+    Raises:
+        TypeError: An option `create_app` does not take.
+        ValueError: ``keys`` names no key.
     """
 
     def __init__(
@@ -84,20 +101,45 @@ class LocalServer:
     def add_key(
         self, key: str, tenant: str | None = None, *, evaluation: bool = False, quota: Quota | None = None
     ) -> str:
+        """Accept another key, also while the server runs.
+
+        Args:
+            key: The API key.
+            tenant: The tenant it acts in (default: this server's ``tenant_id``).
+            evaluation: An evaluation key (tenant ``default``, strict quotas).
+            quota: Its plan limits (None: unlimited).
+
+        Returns:
+            ``key``.
+        """
         self.keys.add(key, tenant or self.tenant_id, evaluation=evaluation, quota=quota)
         return key
 
     @property
     def base_url(self) -> str:
+        """``http://host:port`` of the running server (RuntimeError when it is not running)."""
         if self._server is None:
             raise RuntimeError("LocalServer is not running: call .start() (or use it as a context manager).")
         return f"http://{self.host}:{self.port}"
 
     @property
     def running(self) -> bool:
+        """Whether the server's thread runs."""
         return self._thread is not None and self._thread.is_alive()
 
     def start(self, timeout: float = 15.0, *, bind_retry: float = 0.0) -> LocalServer:
+        """Build the app and serve it; returns once the server accepts connections.
+
+        Args:
+            timeout: Seconds to wait for it to start.
+            bind_retry: Seconds to keep trying a port still held by a server just stopped.
+
+        Returns:
+            This server.
+
+        Raises:
+            RuntimeError: It did not start in time, or the port is taken.
+        """
         if self.running:
             return self
         self.app = create_app(
@@ -157,6 +199,7 @@ class LocalServer:
         return sock
 
     def stop(self) -> None:
+        """Stop serving (injected faults end at once) and release the database."""
         server, thread = self._server, self._thread
         if server is None or thread is None:
             return

@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .defaults import DEFAULT_PORT
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 POSTGRES_TIMEOUT_S = 5.0
 
@@ -100,12 +102,11 @@ def port_problem(host: str, port: int) -> str | None:
         if error.errno == errno.EADDRINUSE:
             return (
                 f"port {port} on {host} is already in use (another memorysync-server?).\n"
-                f"  Stop that process, or choose another port: --port {port + 1 if port < 65535 else 8787}."
+                f"  Stop that process, or choose another port: --port {port + 1 if port < 65535 else DEFAULT_PORT} "
+                "(--port 0: any free one)."
             )
         if error.errno == errno.EACCES:
-            return (
-                f"port {port} needs privileges on this machine; choose a port above 1023, e.g. --port 8787."
-            )
+            return f"port {port} needs privileges on this machine; choose a port above 1023, e.g. --port {DEFAULT_PORT}."
         return f"cannot listen on {host}:{port} ({error.strerror}); check --host and --port."
     return None
 

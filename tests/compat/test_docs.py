@@ -1,6 +1,6 @@
 """The README and the documentation site: short, every code block run by a test or marked as not
-runnable, the README's snippets run as written against a real server, and the site builds
-strictly (a broken link, anchor or API reference fails)."""
+runnable (the quick starts run in test_quickstarts.py), and the site builds strictly (a broken
+link, anchor or API reference fails)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from memorysync_server import LocalServer
-from tests.docs_blocks import PAGES, ROOT, blocks, runnable
+from tests.docs_blocks import PAGES, ROOT, blocks
 
 README_MAX_LINES = 250
 
@@ -45,35 +42,6 @@ def test_every_page_is_in_the_site_and_the_readme_links_only_to_pages_that_exist
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for target in re.findall(r"\]\(((?:docs/)?[\w./-]+?)(?:#[\w-]+)?\)", readme):
         assert (ROOT / target).exists(), target
-
-
-@pytest.mark.parametrize(
-    "run_id,prints",
-    [
-        ("readme-ag2", "['User is vegan']"),
-        ("readme-ag2-v1", "User always takes the window seat"),
-        ("readme-agno", "['Customer prefers teal dashboards']"),
-    ],
-)
-def test_each_readme_quick_start_runs_offline_against_a_served_local_server(
-    run_id: str, prints: str, tmp_path: Path
-) -> None:
-    # As a reader runs it: its own process, configured by the two exports `serve` prints.
-    block = runnable(run_id)
-    script = tmp_path / "quickstart.py"
-    script.write_text(block.code, encoding="utf-8")
-    with LocalServer(tmp_path / "memorysync.db") as server:
-        env = {
-            **os.environ,
-            "MEMORYSYNC_BASE_URL": server.base_url,
-            "MEMORYSYNC_API_KEY": server.api_key,
-            "AGNO_TELEMETRY": "false",
-        }
-        done = subprocess.run(
-            [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180
-        )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert prints in done.stdout, done.stdout
 
 
 def test_the_site_builds_strictly(tmp_path: Path) -> None:

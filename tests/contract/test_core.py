@@ -186,6 +186,13 @@ def test_plan_limit_429_keeps_the_nested_detail():
     assert "upgrade the plan" in str(err)
 
 
+def test_a_408_for_a_body_that_stalled_on_the_way_is_worth_retrying():
+    detail = "Request Timeout: the request body made no progress for 5 s"
+    with StubHTTP(lambda rec: Reply(408, {"detail": detail})) as stub, pytest.raises(MemorySyncError) as info:
+        _recall(Connection(api_key="k", base_url=stub.base_url))
+    assert info.value.status_code == 408 and info.value.transient
+
+
 def test_validation_422_lists_where_and_why():
     detail = [
         {

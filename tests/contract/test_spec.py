@@ -43,6 +43,7 @@ OPERATIONS = {
     "delete_state": ("post", "/v1/state/delete", "state"),
     "health": ("get", "/health", "health"),
     "ready": ("get", "/ready", "health"),
+    "metrics": ("get", "/metrics", "health"),
 }
 
 
@@ -89,6 +90,9 @@ def test_operation_is_documented_and_declares_its_errors(path, method, op):
     codes = set(op["responses"])
     if op.get("security") == []:  # keyless (health, readiness): no key to refuse, no quota to spend
         assert not {"401", "403", "429"} & codes and not op.get("parameters") and "requestBody" not in op
+        return
+    if op["tags"] == ["health"]:  # an operator's route (metrics): a key, but no tenant and no quota
+        assert "401" in codes and not {"403", "429"} & codes and "requestBody" not in op
         return
     assert {"401", "403", "429"} <= codes, f"{op['operationId']} must declare 401, 403 and 429"
     if "requestBody" in op or any(p.get("$ref", "").endswith("EndUserId") for p in op.get("parameters", [])):

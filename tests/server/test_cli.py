@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from memorysync_server import cli
@@ -102,7 +103,7 @@ def test_a_taken_port_is_refused_before_anything_is_printed_or_created(tmp_path:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [
         f"memorysync-server: port {port} on 127.0.0.1 is already in use (another memorysync-server?).",
-        f"  Stop that process, or choose another port: --port {port + 1}.",
+        f"  Stop that process, or choose another port: --port {port + 1} (--port 0: any free one).",
     ]
     assert not db.exists()
 
@@ -155,3 +156,73 @@ def test_a_postgresql_server_that_refuses_says_why(
         url = url.replace(f"//{postgres_cluster.user}@", f"//{change['user']}@")
     err = _refused(["--db", url], capsys)
     assert reason in err
+
+
+@pytest.mark.parametrize(
+    "argv,usage,named",
+    [
+        (["--nope"], "usage: memorysync-server [-h]", "unrecognized arguments: --nope"),
+        (["--nope", "serve"], "usage: memorysync-server [-h]", "unrecognized arguments: --nope"),
+        (["serve", "--nope"], "usage: memorysync-server serve [-h]", "unrecognized arguments: --nope"),
+        (
+            ["serve", "--prot", "9"],
+            "usage: memorysync-server serve [-h]",
+            "unrecognized arguments: --prot 9 (did you mean --port?)",
+        ),
+    ],
+)
+def test_an_unknown_option_is_named_with_the_usage_of_the_command_it_was_given_to(
+    argv: list[str], usage: str, named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(argv)
+    assert done.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(usage), err
+    assert err.strip().splitlines()[-1].endswith(f"error: {named}"), err
+
+
+def test_no_command_says_which_to_give(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main([])
+    assert done.value.code == 2
+    assert "give a COMMAND: memorysync-server serve" in capsys.readouterr().err
+
+
+def test_port_0_takes_a_free_port_and_prints_the_url_it_got(tmp_path: Path) -> None:
+    from tests.support.console import output_until
+
+    db = str(tmp_path / "ms.db")
+    command = [sys.executable, "-m", "memorysync_server.cli", "serve", "--port", "0", "--db", db]
+    command += ["--search", "lexical", "--api-key", "ms_test_port0=t_port0", "--log-level", "warning"]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        banner = output_until(proc, "serving")
+        found = re.search(r"on http://127\.0\.0\.1:(\d+) ", banner)
+        assert found, banner
+        port = int(found.group(1))
+        assert port != 0
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and proc.poll() is None, banner
+                time.sleep(0.1)
+        assert answer.json()["status"] == "ok"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("port", ["-1", "65536", "http"])
+def test_a_port_that_is_no_port_number_says_which_are(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--port", port])
+    assert "is not a port number (0-65535; 0: a free one)" in capsys.readouterr().err

@@ -109,3 +109,12 @@ def test_no_not_offered_entry_shadows_an_operation() -> None:
         sample = entry.route.replace("{id}", "12").removesuffix("/**")
         assert routes.find(sample) is entry, entry.route
         assert routes.find(sample + "/") is entry, entry.route
+
+
+def test_a_path_nothing_serves_points_at_the_routes_this_server_lists(http) -> None:
+    # pip users have no openapi.yaml to read: the answer names what the server itself serves.
+    server, client = http
+    for path in ("/memory/nothing-like-this", "/inspector/nothing"):
+        detail = client.get(path, headers={"X-API-Key": server.api_key}).json()["detail"]
+        assert "/docs" in detail and "/openapi.json" in detail and "openapi.yaml" not in detail, detail
+    assert client.get("/openapi.json").status_code == 200

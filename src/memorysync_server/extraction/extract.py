@@ -113,7 +113,10 @@ def is_low_value(text: str) -> bool:
 class Extractor(Protocol):
     """Durable facts in ``text``. ``explicit`` is True when the caller asked to store it (``/memory/add``)."""
 
-    def extract(self, text: str, *, explicit: bool = False) -> list[str]: ...
+    def extract(self, text: str, *, explicit: bool = False) -> list[str]:
+        """The facts of ``text``, each a third-person sentence ("User is vegan"); ``explicit``
+        when the caller asked to store exactly this text (``/memory/add``)."""
+        ...
 
 
 # A dash between words ends a thought as often as a full stop does in chat: "I do- Oscar, my guinea pig".
@@ -402,8 +405,11 @@ def _elaboration(piece: str, after_dash: bool) -> str | None:
 class RuleExtractor:
     """Deterministic rules; see the module docstring for what is kept and what is dropped.
 
-    The verb lexicon loads in the background from construction on (``preload=False`` defers it
-    to the first turn), so a server starts at once and its first turn rarely waits for it.
+    The verb lexicon loads in the background from construction on, so a server starts at once
+    and its first turn rarely waits for it.
+
+    Args:
+        preload: False defers loading the verb lexicon to the first turn.
     """
 
     def __init__(self, *, preload: bool = True) -> None:
@@ -411,6 +417,7 @@ class RuleExtractor:
             threading.Thread(target=load_lexicon, name="extract-lexicon", daemon=True).start()
 
     def extract(self, text: str, *, explicit: bool = False) -> list[str]:
+        """The facts of ``text`` (see `Extractor.extract`)."""
         facts: list[str] = []
         text = strip_attachments(text.translate(APOSTROPHES))
         # A past tense elsewhere in the turn dates a "put"/"set"/"read" that has no time of its own.

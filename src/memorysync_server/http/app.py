@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..defaults import DEFAULT_MAX_BODY_BYTES, DEFAULT_RECALL_CHARS
+from ..defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_METRICS, DEFAULT_RECALL_CHARS
 from ..domain import Clock, StorageConflict, StorageFull, utc_now
 from ..extraction import Extractor
 from ..model import DEFAULT_SEARCH, Embedder
@@ -29,10 +29,20 @@ from ..services.errors import ServiceError
 from . import health
 from .auth import KeyRing, check_project
 from .call import Call
-from .errors import EMPTY_TEXT_DETAIL, ApiError, from_service, validation_items
+from .deadline import BodyDeadline
+from .errors import (
+    EMPTY_TEXT_DETAIL,
+    IDENTITY,
+    ApiError,
+    from_service,
+    identity_error,
+    validation_items,
+)
 from .faults import FaultMiddleware, Faults
 from .inspector import Inspector
+from .metrics import Metrics, MetricsRoute
 from .not_offered import NotOfferedRoutes
+from .observe import Observed
 from .quota import QuotaMeter
 from .request_checks import (
     header_text,
@@ -49,6 +59,9 @@ from .workers import WorkerPool
 
 log = logging.getLogger("memorysync_server")
 
+# Where a client that asked for a path that does not exist learns which do: both are served by
+# this server itself (pip users have no openapi.yaml file to read).
+ROUTES_ARE_LISTED = "This server's routes are listed at /docs (interactive) and /openapi.json."
 _TEXT_OPS = frozenset({"add_turn", "add_memory"})
 
 
@@ -119,9 +132,7 @@ class MemorySyncApp:
         self.not_offered.refuse(request.method, raw_path)
         matches = list(self.spec.match(raw_path))
         if not matches:
-            raise ApiError(
-                404, f"Not Found: no route {request.url.path!r}. The routes are listed in openapi.yaml."
-            )
+            raise ApiError(404, f"Not Found: no route {request.url.path!r}. {ROUTES_ARE_LISTED}")
         for op, path_params in matches:
             if op.method == request.method:
                 return await self._run(op, path_params, request)
@@ -141,9 +152,6 @@ class MemorySyncApp:
         errors: list[dict[str, Any]] = []
         values: dict[str, dict[str, Any]] = {"header": {}, "path": {}, "query": {}}
         for param in op.params:
-            if param.name == "X-Project-ID":
-                # Any project id other than the key's own is "not visible" (404), even a malformed one.
-                continue
             sources: dict[str, dict[str, Any]] = {"header": headers, "path": path, "query": query}
             source = sources[param.location]
             lookup = param.name.lower() if param.location == "header" else param.name
@@ -162,13 +170,21 @@ class MemorySyncApp:
             elif param.schema.get("type") == "integer":
                 errors.append({"loc": loc, "msg": f"{param.name} must be an integer", "type": "int_parsing"})
                 continue
-            errors.extend(validation_items(list(param.validator.iter_errors(value)), loc))
+            found = validation_items(list(param.validator.iter_errors(value)), loc)
+            if param.name == "X-Project-ID":
+                # Any project id other than the key's own is "not visible" (404), even a malformed
+                # one; only an ambiguous one (x-identity) is refused first, as everywhere.
+                found = [item for item in found if item["type"] == IDENTITY]
+            errors.extend(found)
             values[param.location][lookup] = value
         # Unknown body fields are removed before anything acts on the body; every answer from
         # here on, success or error, names them (openapi.yaml: x-unknown-fields).
         ignored: list[FieldPath] = []
         try:
             body = await self._body(op, request, errors, ignored)
+            ambiguous = identity_error(errors)
+            if ambiguous is not None:  # who the request acts for is unclear: nothing else matters
+                raise ambiguous
             if errors:
                 hint_misspelt(errors, ignored)
                 raise ApiError(422, errors)
@@ -218,7 +234,7 @@ class MemorySyncApp:
             errors.append({"loc": ["body"], "msg": "A JSON request body is required", "type": "missing"})
             return None
         try:
-            body = json.loads(raw, parse_constant=_reject_constant)
+            body = json.loads(raw, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
             too_deep = _depth(body) > MAX_DEPTH
         except RecursionError:
             too_deep = True
@@ -330,6 +346,25 @@ def _may_be_integer(schema: dict[str, Any]) -> bool:
     return "type" not in schema and any(b.get("type") == "integer" for b in schema.get("oneOf", ()))
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different; a repeated key is a 400. Parsers disagree about
+    which of two values counts (Python's and most others keep the last, some the first), so
+    ``{"user_id": "bob", "user_id": "alice"}`` could act for either."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ApiError(
+                400,
+                f"The JSON body names the key {key!r} more than once in one object, so it could mean "
+                "either value (parsers disagree about which counts). Send each key once.",
+            )
+        seen.add(key)
+    raise AssertionError("unreachable: a shorter dict means a repeated key")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -364,18 +399,43 @@ def create_app(
     meter: QuotaMeter | None = None,
     spec_path: str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    metrics: str = DEFAULT_METRICS,
     search: str = DEFAULT_SEARCH,
     encoder: str = "auto",
     defer_model: bool = False,
     recall_chars: int = DEFAULT_RECALL_CHARS,
 ) -> Any:
-    """The ASGI app over the database ``db`` (a SQLite file path or a ``postgresql://`` URL); ``app.services.close()``
-    releases it. ``search`` picks how facts are ranked (``semantic``, ``hybrid``, ``lexical``,
-    ``bm25``; see :mod:`memorysync_server.retrieval.search`); ``embedder`` replaces that mode's embedder;
-    ``encoder`` picks the model's graph (``auto``, measured on this machine; ``int8``; ``published``).
-    ``defer_model``: the model starts loading at the first request (or the first search), not now:
-    processes starting side by side on the same cores (``serve --workers N``) answer sooner.
-    ``recall_chars``: the recall block's size in characters per end user."""
+    """The ASGI app of a MemorySync server: the API, the inspector (``/``), its docs (``/docs``),
+    ``/health``, ``/ready`` and ``/metrics``. Serve it with any ASGI server; ``app.services.close()``
+    releases the database.
+
+    Args:
+        db: A SQLite file path, or a ``postgresql://`` URL.
+        keys: The API keys it accepts (`KeyRing`).
+        faults: Faults to inject on every request (`LocalServer` passes its own).
+        clock: The current UTC time (injected by tests).
+        extractor: What turns a turn into facts (default: `RuleExtractor`).
+        embedder: Replaces the search mode's embedder (any object with ``dim`` and ``embed``).
+        meter: Counts each key's use against its `Quota` (kept across restarts by `LocalServer`).
+        spec_path: Another openapi.yaml to serve (default: the packaged one).
+        max_body_bytes: The largest request body accepted; larger ones are answered 413.
+        body_timeout: Seconds a request body may make no progress before it is answered 408.
+        metrics: Who may read ``GET /metrics``: ``key`` (any accepted API key), ``open`` or ``off``.
+        search: How facts are ranked: ``hybrid``, ``semantic``, ``lexical`` or ``bm25``
+            (`SEARCH_MODES`).
+        encoder: Which graph of the model encodes: ``auto`` (measured on this machine), ``int8``
+            or ``published``.
+        defer_model: Start loading the model at the first request instead of now (processes
+            starting side by side on the same cores, ``serve --workers N``, answer sooner).
+        recall_chars: The recall block's size in characters per end user.
+
+    Returns:
+        The ASGI application, with ``.services`` (what it serves from) and ``.metrics``.
+
+    Raises:
+        ValueError: A setting out of range, an unknown search mode, or a database that cannot be opened.
+    """
     # Requests share one interpreter lock. A thread computing (embedding a large value) keeps it
     # for the whole switch interval each time it gets it; 1 ms instead of Python's 5 ms bounds how
     # long a quick request (a recall) waits at each of its hand-offs.
@@ -400,9 +460,14 @@ def create_app(
     app: Any = health.HealthRoutes(
         Inspector(api, api.spec, keys, services), services, workers, first_request=first
     )
+    figures = Metrics(services)
+    app = MetricsRoute(app, figures, keys, workers, mode=metrics)
+    app = Observed(BodyDeadline(app, body_timeout), api.spec, keys, figures)
+    app.services, app.metrics = services, figures
     if faults is not None:
         wrapped = FaultMiddleware(app, faults)
         wrapped.services = services  # type: ignore[attr-defined]
         wrapped.inner = app  # type: ignore[attr-defined]
+        wrapped.metrics = figures  # type: ignore[attr-defined]
         return wrapped
     return app

@@ -33,7 +33,7 @@ def new_key(kind: str = "test") -> str:
 
 
 class KeyRing:
-    """The keys this server accepts; keys may be added while it runs."""
+    """The keys a server accepts and the tenant each acts in; keys may be added while it runs."""
 
     def __init__(self) -> None:
         self._keys: dict[str, Key] = {}
@@ -42,6 +42,20 @@ class KeyRing:
     def add(
         self, key: str, tenant: str | None = None, *, evaluation: bool = False, quota: Quota | None = None
     ) -> Key:
+        """Accept ``key``.
+
+        Args:
+            key: The API key, as clients send it in ``X-API-Key``.
+            tenant: The tenant it acts in (ignored for evaluation keys, which act in ``default``).
+            evaluation: An evaluation key: tenant ``default``, 403 on ``/org/projects``, strict quotas.
+            quota: The key's plan limits (None: unlimited).
+
+        Returns:
+            The key's entry.
+
+        Raises:
+            ValueError: An empty key, or no tenant for a live key.
+        """
         if not key or not key.strip():
             raise ValueError("An API key must be a non-empty string, e.g. ms_test_abc123.")
         if evaluation:
@@ -57,18 +71,32 @@ class KeyRing:
         return len(self._keys)
 
     def export(self) -> list[list[object]]:
-        """[key, tenant, evaluation] rows (quotas are not kept), for :meth:`imported`."""
+        """``[key, tenant, evaluation]`` rows (quotas are not kept), for `imported`."""
         with self._lock:
             return [[k.key, k.tenant, k.evaluation] for k in self._keys.values()]
 
     @classmethod
     def imported(cls, rows: list[list[object]]) -> KeyRing:
+        """A ring of the rows `export` gave (another process's keys: ``serve --workers``)."""
         ring = cls()
         for key, tenant, evaluation in rows:
             ring.add(str(key), str(tenant), evaluation=bool(evaluation))
         return ring
 
+    def find(self, key: str) -> Key | None:
+        """The entry of ``key``, or None when this server does not accept it."""
+        with self._lock:
+            return self._keys.get(key)
+
     def authenticate(self, header: str | None) -> Key:
+        """The entry of the key a request sent.
+
+        Args:
+            header: The request's ``X-API-Key`` value.
+
+        Raises:
+            ApiError: 401: no key, or one this server does not accept.
+        """
         if not header:
             from .errors import unauthorized
 

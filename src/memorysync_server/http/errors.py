@@ -9,6 +9,9 @@ from jsonschema import ValidationError
 from ..services.errors import Conflicting, Invalid, NotVisible, ServiceError
 
 EMPTY_TEXT_DETAIL = "'text' must be a non-empty string"
+# The `type` of a validation item about an identity (openapi.yaml `x-identity`): such a request is
+# answered 400 as ambiguous (see identity_error), not 422 with the other validation problems.
+IDENTITY = "identity_ambiguous"
 
 
 class ApiError(Exception):
@@ -242,11 +245,37 @@ def _chosen(error: ValidationError) -> list[ValidationError]:
     return [leaf for sub in chosen[0] for leaf in _chosen(sub)]
 
 
+def _is_identity(error: ValidationError) -> bool:
+    return (
+        error.validator == "pattern"
+        and isinstance(error.schema, dict)
+        and bool(error.schema.get("x-identity"))
+    )
+
+
+def identity_error(items: list[dict[str, Any]]) -> ApiError | None:
+    """The 400 for the identity items among ``items`` (validation items), or None if there are none."""
+    found = [item for item in items if item["type"] == IDENTITY]
+    return ApiError(400, " ".join(item["msg"] for item in found)) if found else None
+
+
+def identity_message(name: str, value: Any) -> str:
+    return (
+        f"{name!r} must not begin or end with whitespace or hold a control character (got {_shown(value)}). "
+        "Ids are compared exactly, so this one would name someone other than the id without them; "
+        "send the id as stored, without surrounding whitespace or control characters."
+    )
+
+
 def validation_items(errors: list[ValidationError], prefix: list[str | int]) -> list[dict[str, Any]]:
     """FastAPI-style ``detail`` items, one per problem, located from ``prefix`` (e.g. ``["body"]``)."""
     items = []
     for error in (leaf for top in errors for leaf in _chosen(top)):
         loc: list[str | int] = [*prefix, *error.absolute_path]
+        if _is_identity(error):
+            name = _field([*prefix[1:], *error.absolute_path]) or str(prefix[-1])
+            items.append({"loc": loc, "msg": identity_message(name, error.instance), "type": IDENTITY})
+            continue
         if error.validator == "required":
             # jsonschema reports a missing field on its parent; FastAPI reports it on the field.
             missing = error.message.split("'")[1] if error.message.count("'") >= 2 else None

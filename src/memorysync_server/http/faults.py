@@ -29,14 +29,8 @@ class _Fault:
 
 
 class Faults:
-    """``set(delay=5.0)``, ``set(status=503, count=3)``, ``set(status=429)``,
-    ``set(trickle=0.1)``, ``clear()``.
-
-    ``route`` limits the fault to request paths containing that substring. ``count`` is how
-    many matching requests get the fault (None: every one until ``clear()``). ``trickle`` sends
-    the answer's body one byte at a time, that many seconds apart: every read gets something,
-    so a client timing each read separately never times out.
-    """
+    """Faults injected on the real socket of a `LocalServer` (its ``.faults``): ``set(delay=5.0)``,
+    ``set(status=503, count=3)``, ``set(status=429)``, ``set(trickle=0.1)``, ``clear()``."""
 
     def __init__(self) -> None:
         self._fault: _Fault | None = None
@@ -54,6 +48,20 @@ class Faults:
         detail: Any = None,
         trickle: float | None = None,
     ) -> None:
+        """Inject a fault into the requests that follow (replacing any fault set before).
+
+        Args:
+            delay: Seconds each matching request waits before it is answered.
+            status: An HTTP error status (400-599) to answer instead of the route.
+            count: How many matching requests get the fault (None: every one until `clear`).
+            route: A substring of the request paths the fault applies to (None: every path).
+            detail: The ``detail`` of an injected error answer (default: a message per status).
+            trickle: Seconds between the bytes of the answer's body: every read gets something,
+                so a client timing each read separately never times out.
+
+        Raises:
+            ValueError: None of ``delay``, ``status`` or ``trickle``, or a status outside 400-599.
+        """
         if delay is None and status is None and trickle is None:
             raise ValueError(
                 "Give delay= (seconds), status= (an HTTP status) and/or trickle= (seconds between "
@@ -72,9 +80,11 @@ class Faults:
 
     @property
     def generation(self) -> int:
+        """Bumped by every `clear`: delays already running end early when it changes."""
         return self._generation
 
     def take(self, path: str) -> _Fault | None:
+        """The fault a request to ``path`` gets now, counted against ``count`` (None: no fault)."""
         with self._lock:
             fault = self._fault
             if fault is None or (fault.route is not None and fault.route not in path):

@@ -10,10 +10,14 @@ from .errors import limit_exceeded
 
 @dataclass(frozen=True)
 class Quota:
-    """``adds`` writes and ``reads`` reads per key (None = unlimited).
+    """A plan's limits for one key (``LocalServer.add_key(..., quota=Quota(adds=10))``).
 
-    Silent (default): over-limit writes answer ``status: "skipped"`` and reads come back empty.
-    Strict: over-limit calls answer ``429 {"detail": {"error": "limit_exceeded", ...}}``.
+    Args:
+        adds: Writes allowed for the server's lifetime (None: unlimited).
+        reads: Reads allowed (None: unlimited).
+        strict: False (the hosted service's silent mode): over-limit writes answer
+            ``status: "skipped"`` and reads come back empty. True: over-limit calls answer
+            ``429 {"detail": {"error": "limit_exceeded", ...}}`` (evaluation keys always do).
     """
 
     adds: int | None = None

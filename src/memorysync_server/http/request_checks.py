@@ -75,12 +75,23 @@ def header_text(name: str, raw: bytes) -> str:
 
 
 def query_params(raw: bytes) -> dict[str, str]:
+    """The query string's parameters; one given twice with different values is a 400 (which one
+    counts differs between frameworks, as for a repeated identity header)."""
     try:
-        return dict(parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict"))
+        pairs = parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict")
     except UnicodeDecodeError:
         raise ApiError(
             400, "The query string is not percent-encoded UTF-8. Percent-encode parameter values."
         ) from None
+    params: dict[str, str] = {}
+    for name, value in pairs:
+        if params.setdefault(name, value) != value:
+            raise ApiError(
+                400,
+                f"The query string gives {name!r} more than once with different values, so it could "
+                "mean either. Give each parameter once.",
+            )
+    return params
 
 
 def require_json(content_type: str | None) -> None:

@@ -27,6 +27,7 @@ __all__ = [
     "Operation",
     "Spec",
     "ecma_regex",
+    "identity_pattern",
     "is_blank",
     "json_size",
     "load_spec",
@@ -69,6 +70,12 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
         in_class = token == "["
         out.append(_ECMA_OUTSIDE_CLASS.get(token, token))
     return re.compile("".join(out), re.ASCII)
+
+
+def identity_pattern(document: Mapping[str, Any]) -> re.Pattern[str]:
+    """What every identity (``x-identity``) must match: openapi.yaml's ``x-identity-pattern``, for
+    the routes outside the contract (the inspector's) that take an id too."""
+    return ecma_regex(str(document["x-identity-pattern"]))
 
 
 def _pattern(

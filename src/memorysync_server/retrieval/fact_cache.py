@@ -36,6 +36,11 @@ class FactCache:
         self._generation: dict[User, int] = {}
         self._lock = threading.Lock()
 
+    def size(self) -> int:
+        """The facts held now."""
+        with self._lock:
+            return self._size
+
     def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         """The facts among ``ids`` that exist, in the order asked (as ``FactStore.get``)."""
         ids = list(ids)

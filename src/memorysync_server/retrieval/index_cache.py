@@ -47,6 +47,11 @@ class IndexCache:
         self._generation: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
+    def sizes(self) -> tuple[int, int]:
+        """(users, rows) held now."""
+        with self._lock:
+            return len(self._cache), sum(len(index.ids) for index in self._cache.values())
+
     def cached(self, tenant: str, user_id: str) -> UserIndex | None:
         """The user's index if it is in memory (never reads the store)."""
         with self._lock:

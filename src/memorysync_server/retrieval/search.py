@@ -100,6 +100,12 @@ class FactSearch:
     def dense(self) -> bool:
         return self.mode in ("semantic", "hybrid")
 
+    def cache_sizes(self) -> dict[str, int]:
+        """How much the in-memory caches hold now: the users whose index is kept, the rows of
+        those indexes, and the decoded facts (``GET /metrics``)."""
+        users, rows = self.indexes.sizes()
+        return {"index_users": users, "index_rows": rows, "facts": self.fact_cache.size()}
+
     @property
     def noise_floor(self) -> float:
         return self.candidates.noise_floor

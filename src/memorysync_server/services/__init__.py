@@ -16,11 +16,12 @@ from ..domain import Clock, utc_now
 from ..extraction import Extractor, RuleExtractor
 from ..language.scripts import indexed_text
 from ..model import DEFAULT_SEARCH, Embedder
-from ..model.loading import serving_embedder
+from ..model.loading import LOADED, NOT_USED, encoder_choice, model_state, serving_embedder
 from ..retrieval import Backfill, FactSearch, warm_up
 from ..storage import Storage, open_storage
 from .directory import Directory
 from .feedback import Feedback
+from .figures import Figures
 from .history import History
 from .memories import Memories
 from .pipeline import Pipeline
@@ -57,6 +58,28 @@ class Services:
 
     def now(self) -> datetime:
         return self.store.now()
+
+    def figures(self) -> Figures:
+        """This process's figures now (``GET /metrics``)."""
+        embedder = self.search.embedder
+        choice = encoder_choice(embedder)
+        if choice is not None:
+            encoder, threads = choice.graph, choice.chosen.threads
+        else:
+            # No model (hashed vectors), one still loading or failed, or one passed in as embedder=.
+            state, _ = model_state(embedder)
+            named = {NOT_USED: "hashing", LOADED: type(embedder).__name__}
+            encoder, threads = named.get(state, state), 0
+        return Figures(
+            recalls=self.recall.tally.get("recalls"),
+            empty_recalls=self.recall.tally.get("empty_recalls"),
+            extraction_failures=self.pipeline.extraction_failures,
+            write_queue=self.backfill.count() if self.backfill is not None else 0,
+            search=self.search.mode,
+            encoder=encoder,
+            encoder_threads=threads,
+            caches=self.search.cache_sizes(),
+        )
 
     def close(self) -> None:
         """Stop the background embedder, then release the database."""

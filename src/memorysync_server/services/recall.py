@@ -10,6 +10,7 @@ from ..domain import Fact
 from ..domain.event_types import BUILTIN_EVENT_TYPES
 from ..retrieval import FactSearch
 from ..storage import Storage
+from .figures import Tally
 
 DEFAULT_K = 10
 # A narrowed search ranks this many of the best matches and keeps those of the wanted types.
@@ -48,6 +49,8 @@ class Narrowing:
 class Recall:
     def __init__(self, store: Storage, search: FactSearch) -> None:
         self.store, self.search = store, search
+        # Gated recalls, and those that found nothing to hand the model (services/figures.py).
+        self.tally = Tally()
 
     def by_types(
         self, tenant: str, user: str, prompt: str, k: int, types: list[str] | None, *, gated: bool = False
@@ -58,10 +61,16 @@ class Recall:
         rank = self.search.recall if gated else self.search.search
         wanted, dropped = self._narrow(tenant, types)
         if wanted is None:
-            return rank(tenant, user, prompt, k), dropped
-        # The filter applies before a turn and its facts are grouped (retrieval/turns.py).
-        keep = lambda f: f.event_type in wanted  # noqa: E731
-        return rank(tenant, user, prompt, max(k, FILTER_POOL), keep=keep)[:k], dropped
+            ranked = rank(tenant, user, prompt, k)
+        else:
+            # The filter applies before a turn and its facts are grouped (retrieval/turns.py).
+            keep = lambda f: f.event_type in wanted  # noqa: E731
+            ranked = rank(tenant, user, prompt, max(k, FILTER_POOL), keep=keep)[:k]
+        if gated:
+            self.tally.add("recalls")
+            if not ranked:
+                self.tally.add("empty_recalls")
+        return ranked, dropped
 
     def _narrow(self, tenant: str, names: list[str] | None) -> tuple[frozenset[str] | None, list[str]]:
         """The event types a search keeps (None: every type, when ``names`` is absent or every

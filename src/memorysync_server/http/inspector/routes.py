@@ -25,9 +25,9 @@ from starlette.staticfiles import StaticFiles
 from ...services import Services
 from ...services.directory import MAX_USERS
 from ..auth import Key, KeyRing
-from ..errors import ApiError, invalid
-from ..request_checks import query_params
-from ..spec import Spec
+from ..errors import ApiError, identity_message, invalid
+from ..request_checks import query_params, refuse_conflicting_identity
+from ..spec import Spec, identity_pattern
 from .directory import user_body, users_body
 
 STATIC = Path(__file__).with_name("static")
@@ -65,6 +65,7 @@ class Inspector:
         self.keys = keys
         self.services = services
         self.directory = services.directory
+        self._identity = identity_pattern(spec.document)
         self._index = (STATIC / "index.html").read_text(encoding="utf-8")
         self._docs = (STATIC / "docs.html").read_text(encoding="utf-8")
         routes: list[Any] = [
@@ -116,6 +117,8 @@ class Inspector:
 
     # ---- JSON -------------------------------------------------------------------------
     def _key(self, request: Request) -> Key:
+        # As the API: two different X-API-Key headers could act for either key.
+        refuse_conflicting_identity(request.headers.raw)
         return self.keys.authenticate(request.headers.get("x-api-key"))
 
     async def users(self, request: Request) -> Response:
@@ -133,6 +136,8 @@ class Inspector:
         try:
             key = self._key(request)
             user_id = _user_param(request)
+            if not self._identity.search(user_id):
+                raise ApiError(400, identity_message("user_id", user_id))
         except ApiError as error:
             return _error(error)
         if request.method == "GET":
@@ -152,7 +157,8 @@ async def _http_error(request: Request, error: Exception) -> Response:
     # 404/405 in the API's own error shape, naming what exists here.
     assert isinstance(error, HTTPException)
     detail = (
-        f"Not Found: no inspector route {request.url.path!r}. The inspector is at /, the API docs at /docs."
+        f"Not Found: no inspector route {request.url.path!r}. The inspector is at /; the API's routes are "
+        "listed at /docs (interactive) and /openapi.json."
         if error.status_code == 404
         else f"{error.detail}: {request.method} {request.url.path}"
     )

@@ -6,7 +6,7 @@ encodes the answer in its wire form; the quota check (``call.admit``) is the rou
 
 from __future__ import annotations
 
-from .. import health
+from .. import health, metrics
 from ..call import Route
 from . import history, memories, org, recall, state
 
@@ -16,8 +16,10 @@ ROUTES: dict[str, Route] = {
     **history.ROUTES,
     **state.ROUTES,
     **memories.ROUTES,
-    # Served keyless in front of the app (health.HealthRoutes); listed so the spec's every operation has one.
+    # Served in front of the app (health.HealthRoutes, metrics.MetricsRoute); listed so the spec's
+    # every operation has one.
     **health.HANDLERS,
+    **metrics.HANDLERS,
 }
 
 __all__ = ["ROUTES"]
