@@ -343,3 +343,21 @@ def test_leaving_now_is_not_a_day_off() -> None:
 )
 def test_a_subject_is_restored_only_before_a_verb(text: str, facts: list[str]) -> None:
     assert extract(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "I joined a support group last year. It's shown me how much I'm not alone.",
+            "User joined a support group last year, which has shown them how much they are not alone",
+        ),
+        (
+            "I adopted a dog. It's helped me get out more.",
+            "User adopted a dog, which has helped them get out more",
+        ),
+    ],
+)
+def test_its_before_a_participle_goes_on_as_which_has(text: str, fact: str) -> None:
+    # "It's shown me" is "it has shown me": retold as "which is shown them" it read as nonsense.
+    assert RuleExtractor(preload=False).extract(text) == [fact]

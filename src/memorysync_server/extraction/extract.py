@@ -380,6 +380,12 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return [(piece, dash) for piece, dash in out if piece]
 
 
+# The word after "it's" that makes it "it has": a past participle ("been", "shown", "helped").
+_PARTICIPLE = re.compile(
+    r"(?i)(?:been|got|gotten|shown|known|grown|taken|given|made|become|brought|taught|done|[a-z]{3,}ed)$"
+)
+
+
 def _elaboration(piece: str, after_dash: bool) -> str | None:
     """What ``piece`` adds to the fact before it, retold, or None when it adds nothing of the
     speaker's: a reaction to the listener, a question, a greeting, a word or two."""
@@ -396,8 +402,8 @@ def _elaboration(piece: str, after_dash: bool) -> str | None:
     if which:
         verb = which.group(1).lower()
         rest = retold[which.end() :]
-        if verb == "'s":  # "It's been a dream" has been; "It's a lot of work" is
-            verb = "has" if rest.split(maxsplit=1)[:1] in (["been"], ["got"], ["gotten"]) else "is"
+        if verb == "'s":  # "It's been a dream" / "It's shown me" has; "It's a lot of work" is
+            verb = "has" if _PARTICIPLE.match(rest.split(maxsplit=1)[0] if rest.split() else "") else "is"
         return f"which {verb}{rest}"
     return retold if retold.startswith("I ") else retold[0].lower() + retold[1:]
 
