@@ -187,7 +187,14 @@ def main() -> int:
         "Building memories while another agent recalls",
         lambda: bench_build.to_markdown(bench_build.measure()),
     )
-    report.section("agno db", lambda: bench_agno.to_markdown(bench_agno.measure()))
+    report.section(
+        "agno db",
+        lambda: (
+            bench_agno.to_markdown(bench_agno.measure())
+            + "\n\n"
+            + bench_agno.agno_test_markdown(bench_agno.agno_test_shape())
+        ),
+    )
     report.section(
         "Event-loop pauses under AsyncMemorySyncDb, per part",
         lambda: loop_pauses.to_markdown(loop_pauses.measure()),
