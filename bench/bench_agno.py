@@ -114,6 +114,60 @@ def measure() -> list[dict[str, Any]]:
     return rows
 
 
+AGNO_TEST_MEMORIES = 30
+AGNO_TEST_RUNS = 10
+
+
+def agno_test_shape(runs: int = AGNO_TEST_RUNS) -> dict[str, Any]:
+    """agno's own ``test_upsert_memories_performance``, run against MemorySyncDb: 30 memories of
+    one user by ``upsert_user_memory``, deleted, then the same 30 by ``upsert_memories``; its bar
+    is bulk at least 2x faster. Each run on a fresh user; the ratio of every run, in one process."""
+    from datetime import datetime
+
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "agno_test.db") as server:
+        db = MemorySyncDb(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+        for run in range(runs + 1):  # run 0 warms the server (its first extraction loads the lexicon)
+            user = f"perf_user_{run}"
+            memories = [
+                UserMemory(
+                    memory_id=f"perf_memory_{i}",
+                    memory=f"Performance test memory {i} with detailed information",
+                    topics=["performance", "test"],
+                    user_id=user,
+                    agent_id=f"perf_agent_{i}",
+                    updated_at=datetime.now(),
+                )
+                for i in range(AGNO_TEST_MEMORIES)
+            ]
+            started = time.perf_counter()
+            for memory in memories:
+                db.upsert_user_memory(memory)
+            one_by_one = time.perf_counter() - started
+            db.delete_user_memories([m.memory_id for m in memories if m.memory_id], user_id=user)
+            started = time.perf_counter()
+            db.upsert_memories(memories)
+            bulk = time.perf_counter() - started
+            if run:
+                ratios.append(one_by_one / bulk)
+        db.close()
+    return {
+        "runs": runs,
+        "median": round(statistics.median(ratios), 2),
+        "min": round(min(ratios), 2),
+        "max": round(max(ratios), 2),
+        "at_least_2x": sum(r >= 2 for r in ratios),
+    }
+
+
+def agno_test_markdown(result: dict[str, Any]) -> str:
+    return (
+        f"agno's own test shape ({AGNO_TEST_MEMORIES} memories, loop then bulk, {result['runs']} runs): "
+        f"bulk is {result['median']}x the loop (median; min {result['min']}x, max {result['max']}x); "
+        f"{result['at_least_2x']} of {result['runs']} runs reach agno's 2x bar."
+    )
+
+
 def to_markdown(rows: list[dict[str, Any]]) -> str:
     head = [
         "server latency",
@@ -147,3 +201,5 @@ def to_markdown(rows: list[dict[str, Any]]) -> str:
 
 if __name__ == "__main__":
     print(to_markdown(measure()))
+    print()
+    print(agno_test_markdown(agno_test_shape()))

@@ -36,6 +36,7 @@ import bench_engines  # noqa: E402
 import bench_fairness  # noqa: E402
 import bench_server  # noqa: E402
 import bench_startup  # noqa: E402
+import loop_pauses  # noqa: E402
 
 OUT = HERE / "out"
 # The documentation's one page of figures that change with every run (docs/figures.md).
@@ -186,7 +187,18 @@ def main() -> int:
         "Building memories while another agent recalls",
         lambda: bench_build.to_markdown(bench_build.measure()),
     )
-    report.section("agno db", lambda: bench_agno.to_markdown(bench_agno.measure()))
+    report.section(
+        "agno db",
+        lambda: (
+            bench_agno.to_markdown(bench_agno.measure())
+            + "\n\n"
+            + bench_agno.agno_test_markdown(bench_agno.agno_test_shape())
+        ),
+    )
+    report.section(
+        "Event-loop pauses under AsyncMemorySyncDb, per part",
+        lambda: loop_pauses.to_markdown(loop_pauses.measure()),
+    )
     server_rows = _server(report, sizes)
     report.section("Search quality (make eval)", search_quality)
     report.section("Fairness between tenants", lambda: bench_fairness.markdown(bench_fairness.measure()))

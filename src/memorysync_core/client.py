@@ -54,18 +54,31 @@ def user_agent(distribution: str = DISTRIBUTION) -> str:
 
 
 _tls: ssl.SSLContext | None = None
+_plain: ssl.SSLContext | None = None
 _tls_lock = threading.Lock()
 
 
-def tls_context() -> ssl.SSLContext:
+def tls_context(base_url: str | None = None) -> ssl.SSLContext:
     """One verifying TLS context per process, shared by every client the kit builds.
 
-    Loading the CA bundle takes 10-30 ms of CPU: every httpx client built without a context pays
-    it again, and paid on the shared loop it stalled every other agent's recall while new
-    capabilities were built.
+    Loading the CA bundle takes 10-30 ms of CPU (100 ms on a loaded machine): every httpx client
+    built without a context pays it again, and paid on the shared loop it stalled every other
+    agent's recall while new capabilities were built. A plain ``http://`` server (the local one)
+    never uses TLS, so it gets a context with no CA loaded: it still verifies, so anything
+    ``https://`` reached through it fails closed instead of unverified.
+
+    Args:
+        base_url: The server the context is for; None or ``https://`` loads the CA bundle.
+
+    Returns:
+        The shared context.
     """
-    global _tls
+    global _tls, _plain
     with _tls_lock:
+        if base_url is not None and not base_url.lower().startswith("https:"):
+            if _plain is None:
+                _plain = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, check_hostname
+            return _plain
         if _tls is None:
             _tls = httpx.create_ssl_context()
         return _tls
@@ -106,7 +119,7 @@ def build_client(
         auth_header_name="X-API-Key",
         headers=headers,
         timeout=timeout,
-        verify_ssl=tls_context(),
+        verify_ssl=tls_context(settings.base_url),
     )
     if async_transport is None and isinstance(transport, httpx.AsyncBaseTransport):
         async_transport = transport
@@ -114,7 +127,7 @@ def build_client(
         "base_url": settings.base_url,
         "headers": {**headers, "X-API-Key": settings.api_key},
         "timeout": timeout,
-        "verify": tls_context(),
+        "verify": tls_context(settings.base_url),
     }
     if transport is not None:
         client.set_httpx_client(httpx.Client(transport=transport, **common))
