@@ -71,10 +71,10 @@ demo: $(STAMP)
 
 # The deep schemathesis pass. Request schemas are open (unknown fields are accepted and reported,
 # openapi.yaml x-unknown-fields), so "undeclared property" is no longer negative data; each case
-# instead checks X-MemorySync-Ignored-Fields against the spec (tests/server/test_contract_fuzz.py).
+# instead checks X-MemorySync-Ignored-Fields against the spec (tests/server/http/test_contract_fuzz.py).
 fuzz: $(STAMP)
-	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/fuzz_deep.py
-	EXTRACTION_EXAMPLES=200000 $(BIN)/python -m pytest -q -p no:cacheprovider tests/server/test_extraction_properties.py
+	$(BIN)/python -m pytest -q -m fuzz -p no:cacheprovider tests/server/http/fuzz_deep.py
+	EXTRACTION_EXAMPLES=200000 $(BIN)/python -m pytest -q -p no:cacheprovider tests/server/extraction/test_extraction_properties.py
 
 # Long soak and fault runs against the server as a separate process (loopback, bounded in time);
 # `make test` runs the same tests for a few seconds.

@@ -13,7 +13,7 @@ import pytest
 from memorysync_server import LocalServer
 from memorysync_server.retrieval.beside import Beside
 
-from .api import Api
+from ..api import Api
 
 
 class CountingExecutor(ThreadPoolExecutor):

@@ -12,7 +12,7 @@ from memorysync_server import LocalServer
 from memorysync_server.extraction import resolve
 from memorysync_server.language.words import searched_text
 
-from .api import Api
+from ..api import Api
 
 MARCH = "2026-03-10T12:00:00Z"  # a Tuesday
 

@@ -18,9 +18,9 @@ import pytest
 from memorysync_server import LocalServer
 from memorysync_server.storage import open_storage
 
-from .api import Api
-from .conftest import new_postgres_database
-from .test_workers import TENANT, Proc
+from ..api import Api
+from ..conftest import new_postgres_database
+from ..test_workers import TENANT, Proc
 
 # (what the person says, a question about it that shares few words with it)
 STATEMENTS = [

@@ -15,7 +15,7 @@ import pytest
 
 from eval.extraction import CHAT, extraction_scores, load_items, normalise, score_rows
 
-STATEMENTS = Path(__file__).resolve().parents[2] / "eval" / "data" / "statements.jsonl"
+STATEMENTS = Path(__file__).resolve().parents[3] / "eval" / "data" / "statements.jsonl"
 
 
 @pytest.mark.parametrize(("split", "precision", "recall"), [("dev", 0.97, 0.97), ("test", 0.95, 0.95)])

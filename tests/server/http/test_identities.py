@@ -25,7 +25,7 @@ import pytest
 from memorysync_server import LocalServer
 from memorysync_server.http.spec import identity_pattern, load_spec
 
-from .api import JSON, Api
+from ..api import JSON, Api
 
 SPEC = load_spec()
 DOC = SPEC.document

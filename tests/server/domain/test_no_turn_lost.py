@@ -15,7 +15,7 @@ import pytest
 
 from memorysync_server import LocalServer, RuleExtractor
 
-from .api import Api
+from ..api import Api
 
 
 class Faulty:

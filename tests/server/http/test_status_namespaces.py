@@ -10,7 +10,7 @@ import pytest
 
 from memorysync_server import LocalServer, Quota
 
-from .api import Api
+from ..api import Api
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ import pytest
 
 from memorysync_server.launcher import LocalServer
 
-from .test_workers import KEY, TENANT, Proc
+from ..test_workers import KEY, TENANT, Proc
 
 USER = "u_concurrent"
 # Signals that cannot reach the clamps from 0.5 in any order (max 0.98, min 0.16): the final
@@ -215,7 +215,7 @@ def test_bulk_adds_of_the_same_texts_store_each_once(clients: list[Client]) -> N
 @pytest.fixture
 def two_processes(postgres_cluster: Any) -> Iterator[list[Client]]:
     """Two ``memorysync-server serve`` processes over one fresh PostgreSQL database."""
-    from .conftest import new_postgres_database
+    from ..conftest import new_postgres_database
 
     name, url = new_postgres_database(postgres_cluster)
     procs: list[Proc] = []

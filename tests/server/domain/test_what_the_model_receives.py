@@ -11,7 +11,7 @@ import pytest
 
 from memorysync_server import LocalServer
 
-from .api import Api
+from ..api import Api
 
 MAY = "2023-05-08T13:56:00Z"
 

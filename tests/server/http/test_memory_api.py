@@ -14,9 +14,9 @@ from memorysync_server import LocalServer, Quota
 from memorysync_server.http.wire import export_user_number
 from tests.support.blocks import undated
 
-from .api import Api
+from ..api import Api
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).parents[1] / "data"
 MEMORY_FIELDS = {
     "id",
     "text",

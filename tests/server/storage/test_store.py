@@ -27,7 +27,7 @@ from memorysync_server.storage.sqlite.engine import SqliteStorage
 from memorysync_server.storage.sqlite.schema import MIGRATIONS
 from tests.support.blocks import undated
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 EMBEDDER = HashingEmbedder()
 
 

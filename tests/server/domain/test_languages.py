@@ -18,7 +18,7 @@ from memorysync_server.language.detect import reads_as_english
 from memorysync_server.language.persons import speaks_of_person
 from memorysync_server.language.scripts import indexed_text, query_terms
 
-from .api import Api
+from ..api import Api
 
 # --- cutting text into the lexical index's terms ---------------------------------------------
 

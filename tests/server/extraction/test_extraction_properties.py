@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from memorysync_server.extraction import RuleExtractor, resolve
 
-DATA = Path(__file__).resolve().parents[2] / "eval" / "data"
+DATA = Path(__file__).resolve().parents[3] / "eval" / "data"
 
 
 def _corpus() -> list[str]:

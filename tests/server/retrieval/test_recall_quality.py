@@ -12,7 +12,7 @@ import pytest
 from eval.recall import evaluate_mode, load_data
 from memorysync_server.model import DEFAULT_SEARCH
 
-DATA = Path(__file__).resolve().parents[2] / "eval" / "data"
+DATA = Path(__file__).resolve().parents[3] / "eval" / "data"
 
 FLOORS = {
     "hit@1": 0.70,

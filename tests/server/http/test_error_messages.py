@@ -9,7 +9,7 @@ import pytest
 
 from memorysync_server import LocalServer
 
-from .api import Api
+from ..api import Api
 
 
 @pytest.fixture

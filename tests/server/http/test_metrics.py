@@ -17,8 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from memorysync_server import LocalServer, RuleExtractor
 from memorysync_server.version import version
 
-from .conftest import ENGINES, new_postgres_database
-from .test_workers import KEY, TENANT, Proc
+from ..conftest import ENGINES, new_postgres_database
+from ..test_workers import KEY, TENANT, Proc
 
 
 def scrape(url: str, key: str | None) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

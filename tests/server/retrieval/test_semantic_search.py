@@ -29,9 +29,9 @@ from memorysync_server.model.embedding import (
 from memorysync_server.retrieval.gate import RelevanceGate
 from memorysync_server.services.supersede import attribute
 
-from .api import Api
+from ..api import Api
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 
 from memorysync_server import LocalServer
 
-from .api import JSON, Api
+from ..api import JSON, Api
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from memorysync_server.model.embedding import (
     minilm,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INT8_HERE = _int8_unsupported(__import__("onnxruntime").__version__) is None
 FACTS = [
     "User is lactose intolerant",

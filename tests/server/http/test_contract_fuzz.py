@@ -37,7 +37,7 @@ from schemathesis.checks import positive_data_acceptance
 from memorysync_server import KeyRing, create_app
 from memorysync_server.http.spec import SPEC_PATH, identity_pattern, json_size
 
-from .conftest import new_postgres_database
+from ..conftest import new_postgres_database
 
 TENANT = "t_fuzz"
 KEY = "ms_test_fuzz0000000000000000"

@@ -15,7 +15,7 @@ from memorysync_server import LocalServer
 from memorysync_server.http.spec import SPEC_PATH, load_spec, request_fields
 from memorysync_server.http.unknown_fields import MAX_REPORT_CHARS, render, strip_unknown
 
-from .api import Api
+from ..api import Api
 
 HEADER = "X-MemorySync-Ignored-Fields"
 

@@ -17,7 +17,7 @@ from memorysync_server.model import HashingEmbedder
 from memorysync_server.storage import open_storage
 from memorysync_server.storage.postgres.schema import MIGRATIONS
 
-from .conftest import fresh_name
+from ..conftest import fresh_name
 
 EMBEDDER = HashingEmbedder()
 

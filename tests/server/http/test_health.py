@@ -19,7 +19,7 @@ from memorysync_server.model.embedding import MiniLMEmbedder, minilm
 from memorysync_server.model.loading import BackgroundEmbedder
 from memorysync_server.version import version
 
-from .conftest import ENGINES, new_postgres_database
+from ..conftest import ENGINES, new_postgres_database
 
 
 def test_health_and_ready_answer_without_a_key_through_the_generated_client(server: LocalServer) -> None:

@@ -11,7 +11,7 @@ import pytest
 from memorysync_server import LocalServer
 from tests.support.blocks import undated
 
-from .api import JSON, Api
+from ..api import JSON, Api
 
 
 @pytest.fixture
