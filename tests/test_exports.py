@@ -28,13 +28,13 @@ EXPORTS = {
         "RuleExtractor", "SEARCH_MODES", "create_app",
     },
     "memorysync_server.domain": {
-        "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
+        "ASKED", "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
         "IndexRows", "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision",
         "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn", "TurnMark",
-        "UserDetail", "UserSummary", "encode_json", "utc_now",
+        "UserDetail", "UserSummary", "encode_json", "searched_by", "utc_now",
     },
     "memorysync_server.extraction": {
-        "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "resolve", "resolve_referents", "stands_alone", "tells",
+        "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "question_asked", "resolve", "resolve_referents", "stands_alone", "tells",
     },
     "memorysync_server.http.inspector": {"Inspector"},
     "memorysync_server.http.routes": {"ROUTES"},

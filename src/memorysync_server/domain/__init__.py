@@ -6,6 +6,7 @@ retrieval, extraction and storage can all depend on it.
 from .clock import Clock, utc_now
 from .errors import StorageConflict, StorageFull
 from .records import (
+    ASKED,
     EDITABLE_FIELDS,
     KEPT_TURN,
     TRACKED_FIELDS,
@@ -29,9 +30,11 @@ from .records import (
     UserDetail,
     UserSummary,
     encode_json,
+    searched_by,
 )
 
 __all__ = [
+    "ASKED",
     "EDITABLE_FIELDS",
     "KEPT_TURN",
     "TRACKED_FIELDS",
@@ -58,5 +61,6 @@ __all__ = [
     "UserDetail",
     "UserSummary",
     "encode_json",
+    "searched_by",
     "utc_now",
 ]

@@ -55,6 +55,15 @@ class NewFact:
 
 # The event type of a turn kept as a memory beside the facts distilled from it.
 KEPT_TURN = "conversation"
+# The metadata key of a kept turn holding the listener's question it answers: read by its vector.
+ASKED = "asked"
+
+
+def searched_by(text: str, metadata: dict[str, Any]) -> str:
+    """What a memory is searched by, lexically and by its vector: its text, after the question it
+    answers when it is a kept turn that answered one (``metadata.asked``). Shown as written."""
+    asked = metadata.get(ASKED)
+    return f"{asked} {text}" if isinstance(asked, str) and asked else text
 
 
 # The fields of a fact that an update may change (text and vectors never change).

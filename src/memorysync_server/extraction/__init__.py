@@ -5,9 +5,11 @@
 - ``chat_forms``: the shapes of chat that hide a statement (leads, reactions, riddles, fronting);
 - ``substance``: whether a clause says anything worth keeping;
 - ``timephrases``: relative time phrases ("last week") resolved against the turn's date;
-- ``referents``: a fact's "it" or "them" read from the turn and the turns just before it.
+- ``referents``: a fact's "it" or "them" read from the turn and the turns just before it;
+- ``asked``: the listener's question a turn answers (its topic, for the turn's vector).
 """
 
+from .asked import question_asked
 from .extract import Extractor, RuleExtractor, is_low_value, tells
 from .referents import resolve_referents, stands_alone
 from .substance import EMPTY_WORDS
@@ -19,6 +21,7 @@ __all__ = [
     "RuleExtractor",
     "day",
     "is_low_value",
+    "question_asked",
     "resolve",
     "resolve_referents",
     "stands_alone",

@@ -98,7 +98,9 @@ _ADDRESS_AFTER_WORD = re.compile(
 _ADDRESS_AT_END = re.compile(r",\s*" + _NOT_NAMES + r"[A-Z][a-z]+\s*(?=[!?])")
 
 
-def searched_text(text: str) -> str:
+def searched_text(text: str, asked: str | None = None) -> str:
     """What a stored memory is embedded as: its text without the names it addresses the listener
-    by. The memory keeps its text as written; only its vector leaves the address out."""
-    return _ADDRESS_AT_END.sub("", _ADDRESS_AFTER_WORD.sub(r"\1", text))
+    by, after the question it answers (``asked``: a kept turn's ``metadata.asked``). The memory
+    keeps its text as written; only its vector leaves the address out and reads the question."""
+    searched = _ADDRESS_AT_END.sub("", _ADDRESS_AFTER_WORD.sub(r"\1", text))
+    return f"{asked} {searched}" if asked else searched

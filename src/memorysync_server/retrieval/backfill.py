@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..domain import FactsChange, StorageFull
+from ..domain import ASKED, FactsChange, StorageFull
 from ..language.words import searched_text
 from ..model import Embedder
 from ..storage import Storage
@@ -146,7 +146,9 @@ class Backfill:
             facts = self.store.facts.get(tenant, user_id, ids) if ids else []
             if not facts and not also:
                 return None
-            vectors = self.embedder.embed([*(searched_text(fact.text) for fact in facts), *also])
+            vectors = self.embedder.embed(
+                [*(searched_text(fact.text, fact.metadata.get(ASKED)) for fact in facts), *also]
+            )
             if facts:
                 try:
                     self.store.facts.replace_vectors(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain import NewTurn, Turn
+from ..extraction import question_asked
 from ..storage import Storage
 from .blank import is_blank
 from .derived import delete_records
@@ -68,6 +69,10 @@ class History:
                 scope=(tenant, user) if outside_tx else None,
                 # The transcript's own turns before this one, both sides, are its context.
                 context=[str(t["content"]) for t, _ in roles[max(0, at - RecentTurns.TURNS) : at]],
+                # The listener's question just before it: the topic of an answer.
+                asked=question_asked(str(roles[at - 1][0]["content"]))
+                if at > 0 and roles[at - 1][1] not in USER_ROLES
+                else None,
             )
 
         # Extraction and embedding happen here, before the unit of work; turns already stored

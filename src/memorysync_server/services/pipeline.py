@@ -22,8 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import KEPT_TURN, NewFact, Origin
-from ..extraction import EMPTY_WORDS, Extractor, is_low_value, resolve, resolve_referents, stands_alone, tells
+from ..domain import ASKED, KEPT_TURN, NewFact, Origin
+from ..extraction import (
+    EMPTY_WORDS,
+    Extractor,
+    is_low_value,
+    question_asked,
+    resolve,
+    resolve_referents,
+    stands_alone,
+    tells,
+)
 from ..extraction.any_language import tells_in_any_language
 from ..language.detect import reads_as_english
 from ..language.scripts import nfc
@@ -123,6 +132,7 @@ class TurnPlan:
     drafts: Drafts | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     turn: Drafts | None = None  # the turn itself, kept as a KEPT_TURN memory
+    asked: str | None = None  # the listener's question the turn answers (its vector reads it)
     said_at: str | None = None  # when it was said: occurred_at, else when it arrived (UTC, ISO)
 
 
@@ -177,19 +187,30 @@ class RecentTurns:
     PEOPLE = 10_000
 
     def __init__(self) -> None:
-        self._turns: OrderedDict[tuple[str, str], deque[tuple[datetime, str]]] = OrderedDict()
+        # (when, text, whether the person said it) of each turn noted.
+        self._turns: OrderedDict[tuple[str, str], deque[tuple[datetime, str, bool]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def before(self, scope: tuple[str, str], said: datetime) -> list[str]:
         """The turns noted for ``scope`` within WINDOW before ``said``, oldest first."""
         with self._lock:
             turns = list(self._turns.get(scope, ()))
-        return [text for at, text in turns if timedelta(0) <= said - at <= self.WINDOW]
+        return [text for at, text, _ in turns if timedelta(0) <= said - at <= self.WINDOW]
 
-    def note(self, scope: tuple[str, str], said: datetime, text: str) -> None:
+    def asked(self, scope: tuple[str, str], said: datetime) -> str | None:
+        """The question the listener's turn just before ``said`` asked (``question_asked``), if
+        the turn just before was theirs and within WINDOW."""
+        with self._lock:
+            turns = self._turns.get(scope)
+            last = turns[-1] if turns else None
+        if last is None or last[2] or not timedelta(0) <= said - last[0] <= self.WINDOW:
+            return None
+        return question_asked(last[1])
+
+    def note(self, scope: tuple[str, str], said: datetime, text: str, *, by_person: bool = True) -> None:
         with self._lock:
             turns = self._turns.pop(scope, None) or deque(maxlen=self.TURNS)
-            turns.append((said, text))
+            turns.append((said, text, by_person))
             self._turns[scope] = turns
             while len(self._turns) > self.PEOPLE:
                 self._turns.popitem(last=False)
@@ -227,17 +248,21 @@ class Pipeline:
         with self._heavy:
             yield
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """The embedder's rows for ``texts`` (large inputs wait for each other, see HEAVY_CHARS)."""
+    def embed(self, texts: list[str], *, asked: str | None = None) -> np.ndarray:
+        """The embedder's rows for ``texts``, each read after ``asked`` when given (large inputs
+        wait for each other, see HEAVY_CHARS)."""
         with self._work(sum(map(len, texts))):
-            return self.embedder.embed([searched_text(text) for text in texts])
+            return self.embedder.embed([searched_text(text, asked) for text in texts])
 
-    def drafts(self, facts: list[str], *, scope: tuple[str, str] | None = None) -> Drafts:
+    def drafts(
+        self, facts: list[str], *, scope: tuple[str, str] | None = None, asked: str | None = None
+    ) -> Drafts:
         """``facts`` with their vectors, or PENDING ones when a background embedder gives them
         later. ``scope`` (tenant, user), given outside any unit of work, lets a fact that is
-        compared with the user's older facts see those still pending."""
+        compared with the user's older facts see those still pending. ``asked``: the question
+        the texts answer, which their vectors read (a kept turn's ``metadata.asked``)."""
         if self.backfill is None or not facts:
-            return Drafts(list(facts), list(self.embed(facts)) if facts else [])
+            return Drafts(list(facts), list(self.embed(facts, asked=asked)) if facts else [])
         compared = [bool(self.superseder and self.superseder.needs_vector(fact)) for fact in facts]
         # A write finding a long backlog embeds its own facts, as every write did before.
         inline = (
@@ -249,7 +274,7 @@ class Pipeline:
         if inline:
             if scope is not None and any(compared):
                 self.backfill.flush(*scope)
-            for i, vector in zip(inline, self.embed([facts[i] for i in inline]), strict=True):
+            for i, vector in zip(inline, self.embed([facts[i] for i in inline], asked=asked), strict=True):
                 vectors[i] = vector
         return Drafts(list(facts), vectors)
 
@@ -359,9 +384,11 @@ class Pipeline:
         metadata: dict[str, Any] | None,
         scope: tuple[str, str] | None = None,
         context: Sequence[str] | None = None,
+        asked: str | None = None,
     ) -> TurnPlan:
         """What ingesting one turn will do. ``context``: the turns said just before it (a
-        transcript gives them); None takes those this process saw for ``scope`` (add_turn)."""
+        transcript gives them, with ``asked``, the question the turn answers); None takes those
+        this process saw for ``scope`` (add_turn)."""
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
         content = nfc(content)  # one form of each character: stored, shown and matched alike
@@ -369,7 +396,8 @@ class Pipeline:
         if context is None:
             context = self.recent.before(scope, said) if scope is not None else []
             if scope is not None:
-                self.recent.note(scope, said, content)
+                asked = self.recent.asked(scope, said)
+                self.recent.note(scope, said, content, by_person=is_user)
         if not is_user:
             return TurnPlan("skipped_non_user_turn")
         if is_low_value(content):
@@ -394,7 +422,8 @@ class Pipeline:
             digest,
             self.drafts(facts, scope=scope),
             meta,
-            turn=self.drafts([content.strip()]) if kept else None,
+            turn=self.drafts([content.strip()], asked=asked) if kept else None,
+            asked=asked if kept else None,
             said_at=iso(said),
         )
 
@@ -466,7 +495,7 @@ class Pipeline:
         new = NewFact(
             text=text,
             source=source,
-            metadata={**metadata, "write_origin": "turn"},
+            metadata={**metadata, "write_origin": "turn", **({ASKED: plan.asked} if plan.asked else {})},
             vector=plan.turn.vectors[0],
             origin=origin,
             event_type=KEPT_TURN,

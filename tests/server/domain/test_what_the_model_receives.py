@@ -53,6 +53,26 @@ def test_the_block_fits_its_budget_and_keeps_one_line_per_memory(db: str | Path)
         server.stop()
 
 
+def test_room_left_in_the_budget_goes_to_the_next_best_memories(api: Api) -> None:
+    # Short facts: two asked for leave most of the 700 characters unused.
+    for text in (
+        "I'm allergic to peanuts.",
+        "I'm allergic to shellfish.",
+        "I'm allergic to penicillin.",
+        "I'm allergic to cats.",
+        "I'm allergic to bee stings.",
+        "I'm allergic to latex.",
+    ):
+        api.turn("u", text, occurred_at=MAY)
+    prompt = "What am I allergic to?"
+    ranked = [m["text"] for m in api.v1("/v1/memory/query", "u", prompt=prompt, k=10)["memories"]]
+    recalled = _recall(api, "u", prompt, k=2)
+    texts = [m["text"] for m in recalled["memories"]]
+    assert 2 < len(texts) <= 4  # the k best, then the next best while there is room, at most 2k
+    assert texts[:2] == ranked[:2]  # the k best come first, in their order
+    assert len(recalled["context"]) <= 700
+
+
 def test_a_turn_that_only_talks_to_the_listener_takes_no_line(api: Api) -> None:
     api.turn("u", "I adopted a greyhound called Juno from the shelter last week.", occurred_at=MAY)
     api.turn("u", "Thanks so much, Maria! How was your week? How are the kids?", occurred_at=MAY)

@@ -115,7 +115,9 @@ def sync_detailed(
 
      Finds the user's memories relevant to `prompt` and returns them both as a block to
     paste into a prompt (`context`: one line per memory, most relevant first; `\"\"` when
-    nothing is relevant) and as structured `memories`.
+    nothing is relevant) and as structured `memories`. The block holds at most the server's
+    character budget (`--recall-chars`, 700 by default): the `k` best memories take their
+    lines first and, while the budget has room, the next best follow (at most `2k` lines).
 
     Args:
         x_project_id (str | Unset):
@@ -151,7 +153,9 @@ def sync(
 
      Finds the user's memories relevant to `prompt` and returns them both as a block to
     paste into a prompt (`context`: one line per memory, most relevant first; `\"\"` when
-    nothing is relevant) and as structured `memories`.
+    nothing is relevant) and as structured `memories`. The block holds at most the server's
+    character budget (`--recall-chars`, 700 by default): the `k` best memories take their
+    lines first and, while the budget has room, the next best follow (at most `2k` lines).
 
     Args:
         x_project_id (str | Unset):
@@ -182,7 +186,9 @@ async def asyncio_detailed(
 
      Finds the user's memories relevant to `prompt` and returns them both as a block to
     paste into a prompt (`context`: one line per memory, most relevant first; `\"\"` when
-    nothing is relevant) and as structured `memories`.
+    nothing is relevant) and as structured `memories`. The block holds at most the server's
+    character budget (`--recall-chars`, 700 by default): the `k` best memories take their
+    lines first and, while the budget has room, the next best follow (at most `2k` lines).
 
     Args:
         x_project_id (str | Unset):
@@ -216,7 +222,9 @@ async def asyncio(
 
      Finds the user's memories relevant to `prompt` and returns them both as a block to
     paste into a prompt (`context`: one line per memory, most relevant first; `\"\"` when
-    nothing is relevant) and as structured `memories`.
+    nothing is relevant) and as structured `memories`. The block holds at most the server's
+    character budget (`--recall-chars`, 700 by default): the `k` best memories take their
+    lines first and, while the budget has room, the next best follow (at most `2k` lines).
 
     Args:
         x_project_id (str | Unset):

@@ -50,6 +50,10 @@ def _ranked(s: Services, call: Call, *, gated: bool = False) -> Ranked | None:
         return None
     body = call.body
     k = body.get("k", DEFAULT_K)
+    if gated:
+        # The block is filled to its character budget (context.fit): the k best first, then the
+        # next best while there is room.
+        k *= context.FILL
     ranked, dropped = s.recall.by_types(tenant, user, body["prompt"], k, body.get("types"), gated=gated)
     if dropped:  # named, so a typo stays visible though the search went on without it
         call.reply_headers[DROPPED_HEADER] = ", ".join(quote(name, safe="") for name in dropped)

@@ -57,6 +57,7 @@ from ...domain import (
     TurnMark,
     UserDetail,
     UserSummary,
+    searched_by,
     utc_now,
 )
 from .. import revisions
@@ -454,7 +455,7 @@ class PostgresFacts:
                         _enc([dump(f.tags) for f in batch]),
                         [f.importance for f in batch],
                         _enc([f.event_type for f in batch]),
-                        _enc([self._lexical_form(f.text) for f in batch]),
+                        _enc([self._lexical_form(searched_by(f.text, f.metadata)) for f in batch]),
                     ),
                 ).fetchall()
                 if rows:

@@ -41,6 +41,7 @@ from ...domain import (
     TurnMark,
     UserDetail,
     UserSummary,
+    searched_by,
     utc_now,
 )
 from .. import revisions
@@ -347,7 +348,7 @@ class SqliteFacts:
             fact_id = int(cur.lastrowid or 0)
             self._db.write(
                 f"INSERT INTO {table} (rowid, scope, text) VALUES (?, ?, ?)",
-                (fact_id, scope, self._lexical_form(row[2])),
+                (fact_id, scope, self._lexical_form(searched_by(f.text, f.metadata))),
             )
             changed, diff = revisions.created(f)
             self._db.write(
