@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 import httpx
 
@@ -31,6 +32,21 @@ DEFAULT_CONTEXT_TEMPLATE = (
     "Long-term memory about the person you are talking with, from earlier conversations. "
     "Use it when it helps; do not mention that it was provided.\n{context}"
 )
+
+
+# A recall waits for this person's earlier turns still being written (read your own writes) at
+# most this share of what is left of its budget; the rest is the recall's own.
+SETTLE_SHARE = 0.5
+
+
+class OwnWrites(Protocol):
+    """The turns this session captured and is still sending (``writer.TurnWriter``)."""
+
+    def said_before(self, prompt: str) -> int: ...
+
+    def settle(self, upto: int, timeout: float) -> bool: ...
+
+    async def asettle(self, upto: int, timeout: float) -> bool: ...
 
 
 def render(template: str, context: str) -> str:
@@ -50,8 +66,12 @@ class Recaller:
         breaker: CircuitBreaker,
         clock: Callable[[], float] = time.monotonic,
         activity: RecallActivity | None = None,
+        writes: OwnWrites | None = None,
     ) -> None:
         self._backend = backend
+        # A recall finds what this chat said before it even when the writes have not landed yet
+        # (a model that answers at once, a tool loop): it waits for them first, within its budget.
+        self.writes = writes
         self._activity = activity if activity is not None else RecallActivity()
         self._bridge = bridge
         self._top_k = top_k
@@ -70,7 +90,8 @@ class Recaller:
         """Start recalling on ``prompt`` without waiting; None when the circuit is open."""
         if not self._allowed():
             return None
-        return self._bridge.submit(self._recall(prompt))
+        upto = self.writes.said_before(prompt) if self.writes is not None else 0
+        return self._bridge.submit(self._recall(prompt, upto, self._clock()))
 
     def _allowed(self) -> bool:
         if self._breaker.allow():
@@ -80,7 +101,9 @@ class Recaller:
         log.debug("MemorySync recall skipped: circuit open after repeated failures")
         return False
 
-    async def _recall(self, prompt: str) -> str:
+    async def _recall(self, prompt: str, upto: int = 0, started: float | None = None) -> str:
+        if self.writes is not None and upto:
+            await self.writes.asettle(upto, SETTLE_SHARE * self.remaining(started))
         with self._activity.recalling():  # writes wait for it (ag2_memorysync.activity)
             return await self._backend.recall(prompt, self._top_k)
 
@@ -126,7 +149,8 @@ class Recaller:
             return self.wait(self.start(prompt), started)
         if not self._allowed():
             return ""
-        return self.wait(self._direct().submit(self._recall_now, prompt, left), started)
+        upto = self.writes.said_before(prompt) if self.writes is not None else 0
+        return self.wait(self._direct().submit(self._recall_now, prompt, left, upto), started)
 
     def _direct(self) -> concurrent.futures.ThreadPoolExecutor:
         # The sync client times each read on its own: an answer that trickles in a byte at a
@@ -140,7 +164,11 @@ class Recaller:
                 )
             return self._executor
 
-    def _recall_now(self, prompt: str, left: float) -> str:
+    def _recall_now(self, prompt: str, left: float, upto: int = 0) -> str:
+        deadline = time.monotonic() + left
+        if self.writes is not None and upto:
+            self.writes.settle(upto, SETTLE_SHARE * left)
+            left = deadline - time.monotonic()
         try:
             with self._activity.recalling():
                 return self._backend.recall_now(prompt, self._top_k, time.monotonic() + left)

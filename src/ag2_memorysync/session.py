@@ -106,6 +106,7 @@ class MemorySession:
             clock=clock,
             recalls=recalls,
         )
+        self._recaller.writes = self._writer
         self._lock = threading.Lock()
         self._closed = False
         exits.register(self, _report_undelivered)

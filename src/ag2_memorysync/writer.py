@@ -97,6 +97,14 @@ class TurnWriter:
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self._pending = 0  # queued plus in flight
+        # Turns accepted and turns done with (delivered or given up on), in queue order: a
+        # recall waits until those said before its prompt are done (read your own writes).
+        self._accepted = 0
+        self._done = 0
+        self._last: str | None = None  # the content of the turn accepted last
+        self._progress: asyncio.Event | None = None
+        # Set while a recall waits for turns: the writer sends at once instead of lingering.
+        self._rush: asyncio.Event | None = None
         self._closed = False
         self._abandon = False
         self._wake: asyncio.Event | None = None
@@ -118,6 +126,8 @@ class TurnWriter:
             if accepted:
                 self._queue.append(turn)
                 self._pending += 1
+                self._accepted += 1
+                self._last = turn.content
                 wake, self._asleep = self._asleep, False
         if not accepted:
             self._drop(turn)
@@ -130,6 +140,48 @@ class TurnWriter:
             with contextlib.suppress(RuntimeError):
                 self._bridge.loop.call_soon_threadsafe(self._notify)
         return True
+
+    def said_before(self, prompt: str) -> int:
+        """How many accepted turns came before ``prompt``'s own turn (the one accepted last, when
+        it holds ``prompt``): what a recall on ``prompt`` should find stored (``settle``)."""
+        with self._lock:
+            return self._accepted - (1 if self._last == prompt else 0)
+
+    def settle(self, upto: int, timeout: float) -> bool:
+        """Wait until the first ``upto`` accepted turns are done with, at most ``timeout`` seconds
+        (not on the loop thread: see ``asettle``); False on timeout."""
+        with self._idle:
+            if self._done >= upto:
+                return True
+        with contextlib.suppress(RuntimeError):  # the loop is gone: the wait below times out
+            self._bridge.loop.call_soon_threadsafe(self._hurry)
+        with self._idle:
+            return self._idle.wait_for(lambda: self._done >= upto, max(timeout, 0.0))
+
+    def _hurry(self) -> None:
+        if self._rush is not None:
+            self._rush.set()
+
+    async def asettle(self, upto: int, timeout: float) -> bool:
+        """``settle`` on the writer's own loop, which keeps running (and writing) meanwhile."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + max(timeout, 0.0)
+        with self._lock:
+            if self._done >= upto:
+                return True
+        self._hurry()
+        while True:
+            progress = self._progress
+            if progress is not None:
+                progress.clear()  # before the check: a turn done after it sets it again
+            with self._lock:
+                if self._done >= upto:
+                    return True
+            left = end - loop.time()
+            if progress is None or left <= 0:
+                return False
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(progress.wait(), left)
 
     def flush(self, timeout: float | None = 5.0) -> bool:
         """Wait until every queued turn was delivered or given up on; False on timeout."""
@@ -179,6 +231,8 @@ class TurnWriter:
 
     async def _run(self) -> None:
         self._wake = asyncio.Event()
+        self._progress = asyncio.Event()
+        self._rush = rush = asyncio.Event()
         while True:
             batch = self._take()
             if not batch:
@@ -189,17 +243,26 @@ class TurnWriter:
                     asleep = self._asleep = not self._queue
                 if asleep:
                     await self._wake.wait()
-                    if self._policy.linger and not self._closed:
-                        await asyncio.sleep(self._policy.linger)
-                    if self._recalls is not None and self._policy.yield_to_recall and not self._closed:
+                    if self._policy.linger and not self._closed and not rush.is_set():
+                        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                            await asyncio.wait_for(rush.wait(), self._policy.linger)
+                    if (
+                        self._recalls is not None
+                        and self._policy.yield_to_recall
+                        and not self._closed
+                        and not rush.is_set()
+                    ):
                         await self._recalls.pause(self._policy.yield_to_recall)
+                    rush.clear()
                 continue
             try:
                 await self._deliver(batch)
             finally:
                 with self._idle:
                     self._pending -= len(batch)
+                    self._done += len(batch)
                     self._idle.notify_all()
+                self._progress.set()
 
     async def _deliver(self, batch: list[PendingTurn]) -> None:
         deadline = self._clock() + self._policy.retry_for
