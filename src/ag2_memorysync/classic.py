@@ -205,6 +205,19 @@ class AgentHooks:
             self.pending = _Pending(None, started, id(sender), prompt=text)
         return out
 
+    def catch_up(self) -> None:
+        """Capture what the agent received since it last replied. In a group chat every member
+        receives every message, but its hooks run only when it replies: the words said after its
+        last reply (often the person's last ones) would otherwise never be captured."""
+        if self.session.closed or self.session.capture == "sent":
+            return
+        chats = getattr(self.agent, "chat_messages", None)
+        if not isinstance(chats, dict):
+            return
+        for partner, messages in list(chats.items()):
+            if isinstance(messages, list) and messages:
+                self._take_in(partner, messages)
+
     def _with_context(self, messages: list[dict[str, Any]], context: str) -> list[dict[str, Any]]:
         if not context:
             return messages

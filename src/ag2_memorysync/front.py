@@ -3,6 +3,7 @@ either AG2 line, and the explicit calls, all handed to one :class:`MemorySession
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -20,6 +21,8 @@ from .options import ALIASES, RecallOptions, WriteOptions, merge
 from .roles import RoleOverride
 from .session import MemorySession, validate
 from .writer import RetryPolicy
+
+log = logging.getLogger("ag2_memorysync")
 
 
 class MemoryFront:
@@ -195,19 +198,34 @@ class MemoryFront:
         return self.session.counters()
 
     def flush(self, timeout: float | None = 5.0) -> bool:
-        """Wait until every captured turn was written (or given up on); False on timeout."""
+        """Capture what the attached agents received since they last replied (a group chat's
+        last words), then wait until every captured turn was written (or given up on); False on
+        timeout."""
+        self._catch_up()
         return self.session.flush(timeout)
 
     async def aflush(self, timeout: float | None = 5.0) -> bool:
+        self._catch_up()
         return await self.session.aflush(timeout)
 
     def close(self, timeout: float | None = 5.0) -> bool:
         """Flush, stop capturing and release the HTTP client; returns whether everything was written."""
+        self._catch_up()
         return self.session.close(timeout)
 
     async def aclose(self, timeout: float | None = 5.0) -> bool:
         """``close()`` for async code: the caller's event loop keeps running while it flushes."""
+        self._catch_up()
         return await self.session.aclose(timeout)
+
+    def _catch_up(self) -> None:
+        with self._lock:
+            attached = [hooks for _, hooks in self._attached.values()]
+        for hooks in attached:
+            try:
+                hooks.catch_up()
+            except Exception:
+                log.warning("MemorySync could not capture a group chat's last messages", exc_info=True)
 
     @property
     def closed(self) -> bool:

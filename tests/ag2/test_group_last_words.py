@@ -1,0 +1,86 @@
+"""A group chat's last words: with the capability on one member only, every message of the chat
+is stored once, with its speaker's role, by the time ``flush()`` or ``close()`` returns, including
+those said after that member's last reply. Members with ``llm_config=False`` answer through
+``register_reply`` functions, as the issue's reporter wired them."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+CUSTOMER = ["I need a dinner venue for Friday.", "Also, I'm allergic to shellfish.", "The deadline is Thursday noon."]
+PLANNER = ["Let me shortlist three places.", "Noted, no seafood places then.", "I'll send the list by Wednesday."]
+CONCIERGE = ["I can book a table once you choose.", "I'll tell the kitchen.", "Booking on hold."]
+
+
+def _scripted(name: str, lines: list[str], *, human: bool = False):
+    from autogen import ConversableAgent, UserProxyAgent
+
+    if human:
+        agent = UserProxyAgent(name, human_input_mode="NEVER", code_execution_config=False, llm_config=False)
+    else:
+        agent = ConversableAgent(name, llm_config=False, human_input_mode="NEVER")
+    said = iter(lines)
+
+    def reply(recipient, messages=None, sender=None, config=None):
+        return True, next(said, "Thanks, that's all.")
+
+    agent.register_reply([ConversableAgent, None], reply, position=0)
+    return agent
+
+
+def _members():
+    customer = _scripted("customer", CUSTOMER[1:], human=True)
+    planner = _scripted("planner", PLANNER)
+    concierge = _scripted("concierge", CONCIERGE)
+    return customer, planner, concierge
+
+
+def _expected(messages: list[dict]) -> list[tuple[str, str]]:
+    return [("user" if m["name"] == "customer" else "assistant", m["content"]) for m in messages]
+
+
+@pytest.mark.parametrize("max_round", [5, 7])
+@pytest.mark.parametrize("selection", ["round_robin", "custom"])
+@pytest.mark.parametrize("ending", ["flush", "close"])
+def test_every_message_is_stored_with_the_capability_on_one_member(
+    make_memory, stored, uid, max_round, selection, ending
+):
+    from autogen import GroupChat, GroupChatManager
+
+    memory = make_memory(session_id="venue")
+    customer, planner, concierge = _members()
+    order = itertools.cycle([planner, concierge, customer])
+
+    def next_speaker(last_speaker, groupchat):
+        return next(order)
+
+    chat = GroupChat(
+        agents=[customer, planner, concierge],
+        messages=[],
+        max_round=max_round,
+        speaker_selection_method="round_robin" if selection == "round_robin" else next_speaker,
+    )
+    manager = GroupChatManager(chat, llm_config=False)
+    memory.add_to_agent(concierge)
+    customer.initiate_chat(manager, message=CUSTOMER[0], silent=True)
+    said = [m for m in chat.messages if m.get("content")]
+    assert len(said) == max_round
+    # The concierge's last reply came before the end: later words reach it only as received.
+    assert said[-1]["name"] != "concierge"
+    assert (memory.flush(5) if ending == "flush" else memory.close(5)) is True
+    assert stored.transcript(uid, "venue") == _expected(said)
+
+
+def test_a_second_flush_stores_nothing_twice(make_memory, stored, uid):
+    from autogen import GroupChat, GroupChatManager
+
+    memory = make_memory(session_id="twice")
+    customer, planner, concierge = _members()
+    chat = GroupChat(agents=[customer, planner, concierge], messages=[], max_round=5, speaker_selection_method="round_robin")
+    memory.add_to_agent(concierge)
+    customer.initiate_chat(GroupChatManager(chat, llm_config=False), message=CUSTOMER[0], silent=True)
+    assert memory.flush(5) and memory.flush(5)
+    assert stored.transcript(uid, "twice") == _expected(chat.messages)
+    assert memory.stats()["captured"] == len(chat.messages)
