@@ -9,8 +9,16 @@ import itertools
 
 import pytest
 
-CUSTOMER = ["I need a dinner venue for Friday.", "Also, I'm allergic to shellfish.", "The deadline is Thursday noon."]
-PLANNER = ["Let me shortlist three places.", "Noted, no seafood places then.", "I'll send the list by Wednesday."]
+CUSTOMER = [
+    "I need a dinner venue for Friday.",
+    "Also, I'm allergic to shellfish.",
+    "The deadline is Thursday noon.",
+]
+PLANNER = [
+    "Let me shortlist three places.",
+    "Noted, no seafood places then.",
+    "I'll send the list by Wednesday.",
+]
 CONCIERGE = ["I can book a table once you choose.", "I'll tell the kitchen.", "Booking on hold."]
 
 
@@ -78,7 +86,12 @@ def test_a_second_flush_stores_nothing_twice(make_memory, stored, uid):
 
     memory = make_memory(session_id="twice")
     customer, planner, concierge = _members()
-    chat = GroupChat(agents=[customer, planner, concierge], messages=[], max_round=5, speaker_selection_method="round_robin")
+    chat = GroupChat(
+        agents=[customer, planner, concierge],
+        messages=[],
+        max_round=5,
+        speaker_selection_method="round_robin",
+    )
     memory.add_to_agent(concierge)
     customer.initiate_chat(GroupChatManager(chat, llm_config=False), message=CUSTOMER[0], silent=True)
     assert memory.flush(5) and memory.flush(5)

@@ -15,7 +15,9 @@ CHATS = 50
 
 
 def _block(call: list[dict]) -> str:
-    return "\n".join(str(m["content"]) for m in call if m.get("role") == "system" and HEADER in str(m["content"]))
+    return "\n".join(
+        str(m["content"]) for m in call if m.get("role") == "system" and HEADER in str(m["content"])
+    )
 
 
 def _chat(make_memory, *, run_async: bool = False) -> str:
