@@ -522,7 +522,9 @@ class MemoryOps:
             value=PutStateRequestValue.from_dict(merged),
             source=self.source,
             index=True,
-            extract=bool(text),
+            # The memory is a fact for every reader, as agno's model wrote it: not re-extracted,
+            # which would keep it only when its wording parses as a first-person statement.
+            as_fact=bool(text),
             replace_derived_facts=True,
             **optional,
         )

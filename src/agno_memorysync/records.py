@@ -82,8 +82,16 @@ def memory_text(value: Mapping[str, Any]) -> str:
 
 
 def fact_metadata(value: Mapping[str, Any]) -> dict[str, Any]:
-    """Scalars copied onto the facts extracted from this memory, so a recall can tell who wrote it."""
-    return {key: value[key] for key in _SCOPE_KEYS if value.get(key) is not None}
+    """Scalars copied onto the fact this memory is for every reader (AG2's recall, the SDK's
+    list, the export): who wrote it, agno's memory id and its topics (comma-separated: a fact's
+    metadata holds scalars)."""
+    out = {key: value[key] for key in _SCOPE_KEYS if value.get(key) is not None}
+    if isinstance(value.get("memory_id"), str):
+        out["agno_memory_id"] = value["memory_id"]
+    topics = value.get("topics")
+    if isinstance(topics, list) and topics:
+        out["topics"] = ", ".join(str(topic) for topic in topics)
+    return out
 
 
 def same_content(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

@@ -29,6 +29,12 @@ class PutStateRequest:
         source (str | Unset): The integration that wrote the row, e.g. `ag2` or `agno`. Default: 'api'.
         index (bool | Unset): Embed `text` for search. Default: True.
         extract (bool | Unset): Also extract facts from `text`. Default: False.
+        as_fact (bool | Unset): Also keep `text` itself as this record's one fact, as written, with no extraction: a
+            memory another framework already distilled (agno keeps each of its memories as a record). The fact is a memory
+            like any other for every reader (recall, query, the list, the export, the inspector), carries the put's
+            `metadata`, and names its record (`metadata.distilled_from` = the item's `h_<n>`). With `replace_derived_facts`
+            a put that changes the text replaces the fact; a delete with `delete_derived_facts` removes it. Not together
+            with `extract` (422). Default: False.
         replace_derived_facts (bool | Unset): Delete the facts extracted from the value this put replaces. Default:
             False.
         metadata (Metadata | Unset): Free-form metadata. Scalar values are copied onto every fact extracted from this
@@ -46,6 +52,7 @@ class PutStateRequest:
     source: str | Unset = "api"
     index: bool | Unset = True
     extract: bool | Unset = False
+    as_fact: bool | Unset = False
     replace_derived_facts: bool | Unset = False
     metadata: Metadata | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -68,6 +75,8 @@ class PutStateRequest:
         index = self.index
 
         extract = self.extract
+
+        as_fact = self.as_fact
 
         replace_derived_facts = self.replace_derived_facts
 
@@ -94,6 +103,8 @@ class PutStateRequest:
             field_dict["index"] = index
         if extract is not UNSET:
             field_dict["extract"] = extract
+        if as_fact is not UNSET:
+            field_dict["as_fact"] = as_fact
         if replace_derived_facts is not UNSET:
             field_dict["replace_derived_facts"] = replace_derived_facts
         if metadata is not UNSET:
@@ -125,6 +136,8 @@ class PutStateRequest:
 
         extract = d.pop("extract", UNSET)
 
+        as_fact = d.pop("as_fact", UNSET)
+
         replace_derived_facts = d.pop("replace_derived_facts", UNSET)
 
         _metadata = d.pop("metadata", UNSET)
@@ -144,6 +157,7 @@ class PutStateRequest:
             source=source,
             index=index,
             extract=extract,
+            as_fact=as_fact,
             replace_derived_facts=replace_derived_facts,
             metadata=metadata,
         )

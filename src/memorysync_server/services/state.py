@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain import NewState, StateRow
+from ..language.scripts import nfc
 from ..retrieval import STATE_FLOOR, STATE_RELATIVE, FactSearch, cosine_rank
 from ..storage import Storage
 from .derived import delete_records
-from .pipeline import Pipeline, fact_metadata
+from .pipeline import Drafts, Pipeline, fact_metadata
 
 
 def state_text(body: dict[str, Any]) -> str:
@@ -47,6 +48,7 @@ class State:
         index: bool,
         extract: bool,
         replace_derived_facts: bool,
+        as_fact: bool = False,
         metadata: dict[str, Any] | None,
     ) -> Put:
         record = NewState(
@@ -58,7 +60,11 @@ class State:
             indexed=index,
             vector=self.pipeline.embed([text])[0] if index else None,
         )
-        drafts = self.pipeline.extract(text, scope=(tenant, user)) if extract else None
+        if as_fact and text.strip():
+            # A memory distilled elsewhere (agno's model): one fact, as written.
+            drafts: Drafts | None = self.pipeline.drafts([nfc(text).strip()], scope=(tenant, user))
+        else:
+            drafts = self.pipeline.extract(text, scope=(tenant, user)) if extract else None
 
         def store() -> Put:
             deleted: list[int] = []
@@ -69,7 +75,10 @@ class State:
                 )
             if drafts is not None:
                 meta = fact_metadata(
-                    metadata, write_origin="state-extraction", turn_role="user", distilled_from=f"h_{row.id}"
+                    metadata,
+                    write_origin="state-fact" if as_fact else "state-extraction",
+                    turn_role="user",
+                    distilled_from=f"h_{row.id}",
                 )
                 self.pipeline.store_facts(
                     tenant, user, drafts, source=source, metadata=meta, origin=("state", row.id)
