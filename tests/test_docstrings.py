@@ -119,18 +119,7 @@ def issubclass_exception(cls: griffe.Object) -> bool:
     return any(str(base).endswith(("Error", "Exception")) for base in getattr(cls, "bases", ()))
 
 
-# ag2_memorysync's docstrings are being rewritten in Google style by issue 37.5 (branch h-ag2), which
-# owns them; until that lands this package's check is expected to fail. Strict: the day it passes,
-# this mark fails the run, and comes off.
-AG2_PENDING = pytest.mark.xfail(
-    strict=True,
-    reason="issue 37.5 converts ag2_memorysync's docstrings to Google style; remove this mark then",
-)
-
-
-@pytest.mark.parametrize(
-    "package", [pytest.param(p, marks=AG2_PENDING) if p == "ag2_memorysync" else p for p in PACKAGES]
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_every_public_name_is_documented_in_google_style(
     loaded: dict[str, griffe.Module], package: str
 ) -> None:

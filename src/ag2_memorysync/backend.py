@@ -44,7 +44,15 @@ SOURCE = "ag2"
 
 @dataclass(frozen=True)
 class MemoryHit:
-    """One memory found by :meth:`MemorySyncCapability.search`."""
+    """One memory found by ``MemorySyncCapability.search()``.
+
+    Args:
+        memory_id: The memory's id, ``m_<n>``.
+        text: What the memory says.
+        score: Its relevance to the query, in [0, 1].
+        metadata: The memory's metadata (who wrote it, when it was said, where it came from).
+        created_at: When it was stored (ISO 8601), when the server says.
+    """
 
     memory_id: str
     text: str
@@ -55,8 +63,14 @@ class MemoryHit:
 
 @dataclass(frozen=True)
 class SaveResult:
-    """What :meth:`MemorySyncCapability.save` did: ``stored``, ``skipped`` (with the reason), or
-    ``accepted`` (the server took it without saying what it kept, as over a silent plan limit)."""
+    """What ``MemorySyncCapability.save()`` did.
+
+    Args:
+        status: ``stored``, ``skipped`` (with the reason), or ``accepted`` (the server took it
+            without saying what it kept, as over a silent plan limit).
+        memory_ids: The ids of the memories the save made (or found already made).
+        reason: Why nothing was stored, for ``skipped``.
+    """
 
     status: str
     memory_ids: list[str] = field(default_factory=list)

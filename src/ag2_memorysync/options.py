@@ -25,11 +25,16 @@ ALIASES = {"queue_size": "max_pending_writes"}
 
 @dataclass(frozen=True)
 class RecallOptions:
-    """Recall before each reply: ``top_k`` memories for a message of at least
-    ``min_prompt_chars`` characters, within ``recall_timeout`` seconds, put into
-    ``context_template`` (``{context}`` is replaced literally). After
-    ``recall_breaker_threshold`` failed recalls in a row recall pauses for
-    ``recall_breaker_cooldown`` seconds, then one recall probes the server."""
+    """Recall before each reply.
+
+    Args:
+        top_k: Memories recalled for a message (1 to 100).
+        recall_timeout: Seconds a reply waits for its recall at most.
+        min_prompt_chars: Shorter messages are not recalled on.
+        context_template: Where the memories go; ``{context}`` is replaced literally.
+        recall_breaker_threshold: Failed recalls in a row after which recall pauses.
+        recall_breaker_cooldown: Seconds recall then pauses before one recall probes the server.
+    """
 
     top_k: int = 5
     recall_timeout: float = 1.2
@@ -66,9 +71,14 @@ class RecallOptions:
 
 @dataclass(frozen=True)
 class WriteOptions:
-    """Captured turns: at most ``max_pending_writes`` held while the server is unreachable,
-    retried as ``retry`` says, and given ``exit_flush_timeout`` seconds at interpreter exit
-    when the program did not call ``close()``."""
+    """The captured turns' way to the server.
+
+    Args:
+        max_pending_writes: Turns held while the server is unreachable (formerly ``queue_size``).
+        retry: How failed writes are retried.
+        exit_flush_timeout: Seconds the writes get at interpreter exit when the program did not
+            call ``close()``.
+    """
 
     max_pending_writes: int = 1000
     retry: RetryPolicy = field(default_factory=RetryPolicy)

@@ -32,6 +32,7 @@ DEFAULT_CONTEXT_TEMPLATE = (
     "Long-term memory about the person you are talking with, from earlier conversations. "
     "Use it when it helps; do not mention that it was provided.\n{context}"
 )
+"""The default ``context_template``: how recalled memories are introduced to the model."""
 
 
 # A recall waits for this person's earlier turns still being written (read your own writes) at

@@ -31,7 +31,15 @@ def register_memory_tools(
     search_name: str = "search_memory",
     save_name: str = "save_memory",
 ) -> None:
-    """Let ``caller``'s model search and save memories; ``executor`` runs the calls."""
+    """Let ``caller``'s model search and save memories; ``executor`` runs the calls.
+
+    Args:
+        memory: The capability whose person's memories the tools reach.
+        caller: The AG2-classic agent whose model may call the tools.
+        executor: The agent that runs the calls.
+        search_name: The search tool's name.
+        save_name: The save tool's name.
+    """
     for role, agent, method in (
         ("caller", caller, "register_for_llm"),
         ("executor", executor, "register_for_execution"),

@@ -30,7 +30,18 @@ log = logging.getLogger("ag2_memorysync")
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How hard the writer tries. Defaults ride out a server restart without flooding it."""
+    """How hard the writer tries. Defaults ride out a server restart without flooding it.
+
+    Args:
+        backoff_base: The first retry's delay in seconds, doubled each attempt.
+        backoff_max: The cap on one delay.
+        retry_for: Seconds of failures after which a turn is given up on.
+        breaker_threshold: Failures in a row that open the circuit.
+        breaker_cooldown: Seconds the circuit stays open before one probe.
+        batch_size: Turns per ``/v1/history/append`` call (1 to 100).
+        linger: Seconds a fresh turn waits before it is sent, so a quick exchange shares one request.
+        yield_to_recall: Seconds at most a write then waits for a pause between recalls.
+    """
 
     backoff_base: float = 0.2  # first retry delay, doubled each attempt
     backoff_max: float = 2.0  # cap on one delay
@@ -63,7 +74,7 @@ class RetryPolicy:
         return Backoff(self.backoff_base, self.backoff_max)
 
     def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
-        """Exponential backoff with equal jitter (:class:`memorysync_core.Backoff`)."""
+        """Exponential backoff with equal jitter (``memorysync_core.Backoff``)."""
         return self.backoff.delay(attempt, rng)
 
 

@@ -24,17 +24,46 @@ if TYPE_CHECKING:
 class MemorySyncMiddleware(MemoryFront):
     """Long-term memory for ag2 1.x agents: ``Agent(..., middleware=[memory], tools=memory.tools())``.
 
-    Takes the same arguments as :class:`~ag2_memorysync.MemorySyncCapability`:
-    ``search``/``save``/``history``/``stats``/``flush``/``close`` and their async twins work the
-    same, and the same object can also be added to AG2-classic agents with ``add_to_agent``.
-    ``capture="received"`` keeps only the person's turns, ``"sent"`` only the model's.
-    ``speaker_role`` only applies to classic agents: on 1.x the event type says who spoke.
+    Takes the same arguments as ``MemorySyncCapability``: ``search``/``save``/``history``/
+    ``stats``/``flush``/``close`` and their async twins work the same, and the same object can
+    also be added to AG2-classic agents with ``add_to_agent``. ``capture="received"`` keeps only
+    the person's turns, ``"sent"`` only the model's. ``speaker_role`` only applies to classic
+    agents: on 1.x the event type says who spoke.
+
+    Args:
+        user_id: The person the memories belong to (required).
+        session_id: Names the session transcript, ``ag2::<session_id>``.
+        api_key: The MemorySync key; default ``MEMORYSYNC_API_KEY``.
+        base_url: The server; default ``MEMORYSYNC_BASE_URL``, else the hosted service.
+        project_id: The project, to skip its discovery.
+        tenant_id: The tenant, to skip its discovery.
+        recall: Every recall setting as one ``RecallOptions`` value.
+        writes: Every write setting as one ``WriteOptions`` value.
+        top_k: Memories recalled before a reply (5).
+        recall_timeout: Seconds a reply waits for its recall at most (1.2).
+        min_prompt_chars: Shorter messages are not recalled on (8).
+        context_template: Where the memories go in the model's prompt; ``{context}`` is replaced
+            literally.
+        recall_breaker_threshold: Failed recalls in a row that pause recall (3).
+        recall_breaker_cooldown: Seconds recall then pauses before one recall probes (5).
+        max_pending_writes: Captured turns held while the server is away (1000).
+        retry: How failed writes are retried, a ``RetryPolicy``.
+        exit_flush_timeout: Seconds the writes get at interpreter exit without ``close()`` (2).
+        capture: ``"both"`` (what attached agents send and receive), ``"sent"`` or ``"received"``.
+        metadata: Scalars copied onto the facts extracted from the captured turns.
+        speaker_role: ``agent -> "human" | "ai" | None``: who speaks for the person (classic agents).
+        request_timeout: Seconds for one HTTP call outside the recall budget (10).
+        transport: An httpx async transport, for tests and embedding.
+        clock: The monotonic clock budgets are measured with.
+        loop: The ``memorysync_core.LoopThread`` the I/O runs on (default: one shared per process).
+        dedup: The registry that makes two sightings of one message one turn.
     """
 
     def __call__(self, event: BaseEvent, context: Context) -> BaseMiddleware:
         return TurnMemory(event, context, self.session)
 
     def describe(self) -> MiddlewareDescription:
+        """What ag2 shows of this middleware: its session, ``top_k`` and ``capture`` (no key or URL)."""
         # Option names only: a description may be logged, and base_url/api_key are not its business.
         return MiddlewareDescription(
             kind=type(self).__qualname__,

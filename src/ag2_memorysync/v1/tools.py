@@ -24,7 +24,13 @@ if TYPE_CHECKING:
 def memory_tools(
     memory: "MemoryFront", *, search_name: str = "search_memory", save_name: str = "save_memory"
 ) -> list[FunctionTool]:
-    """The two memory tools bound to ``memory`` (a capability or a ``MemorySyncMiddleware``)."""
+    """The two memory tools bound to ``memory``, as ag2 1.x tools.
+
+    Args:
+        memory: A ``MemorySyncMiddleware`` or a capability.
+        search_name: The search tool's name.
+        save_name: The save tool's name.
+    """
 
     async def search_memory(
         query: Annotated[str, Field(description="What to look up about the person")],
