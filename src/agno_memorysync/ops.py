@@ -22,17 +22,22 @@ from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from agno.db.schemas.memory import UserMemory
+from memorysync_client.api.memory import forget_memories, list_memories, query_memories
 from memorysync_client.api.state import delete_state, get_state, list_state, put_state, search_state
 from memorysync_client.models import (
     DeleteStateRequest,
     DeleteStateResponse,
+    ForgetByIds,
     GetStateRequest,
     GetStateResponse,
     ListStateRequest,
+    MemoryList,
     Metadata,
     PutStateRequest,
     PutStateRequestValue,
     PutStateResponse,
+    QueryRequest,
+    QueryResponse,
     SearchStateRequest,
     StateItem,
     StateList,
@@ -42,11 +47,14 @@ from memorysync_core import Connection, MemorySyncError, acall
 
 from .policy import Kind
 from .records import (
+    FROM_FACT,
     INSERTED,
     NAMESPACE,
     as_row,
     fact_metadata,
+    fact_value,
     from_value,
+    is_fact_id,
     memory_text,
     same_content,
     to_value,
@@ -68,6 +76,7 @@ T = TypeVar("T")
 LIST_PAGE = 5000  # ListStateRequest.limit maximum in openapi.yaml
 SEARCH_LIMIT = 100  # SearchStateRequest.limit maximum in openapi.yaml
 DELETE_CHUNK = 1000  # DeleteStateRequest.keys maxItems in openapi.yaml
+FORGET_CHUNK = 100  # ForgetByIds.memory_ids maxItems in openapi.yaml
 MAX_QUERY_CHARS = 4000
 MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno's own backends
 # Requests one batch keeps in flight. openapi.yaml has no batch state route, so a batch of N
@@ -114,8 +123,9 @@ class Call:
     ``expect`` its 2xx model, which the answer sent back into the operation is checked against."""
 
     operation: ModuleType
-    body: Any
+    body: Any  # None: the operation takes no body
     expect: type[Any]
+    args: Mapping[str, Any] = field(default_factory=dict)  # path, query and header arguments
 
 
 Steps = Generator["Call | Parallel | _Tenant", Any, T]
@@ -149,11 +159,13 @@ async def drive(steps: Steps[T], connection: Connection) -> T:
             if step is TENANT:
                 reply = await connection.atenant_id()
             elif isinstance(step, Call):
+                body = {} if step.body is None else {"body": step.body}
                 reply = await acall(
                     step.operation.asyncio_detailed,
                     client=connection.client,
-                    body=step.body,
                     expect=step.expect,
+                    **body,
+                    **step.args,
                 )
             elif isinstance(step, Parallel):
                 reply = await _parallel(step, connection)
@@ -431,12 +443,22 @@ class MemoryOps:
                 "forget_user_memories needs an explicit user_id: it deletes all of that user's memories"
             )
         user = _non_blank("user_id", user_id)
-        plan = Plan("delete", "forget_user_memories", self._delete(user, None))
+
+        def steps() -> Steps[int]:
+            deleted = yield from self._delete(user, None)
+            # The facts shown as this user's memories go too: every memory of the user.
+            shown = [v["memory_id"] for v in (yield from self._facts(user))]
+            return deleted + ((yield from self._delete(user, shown)) if shown else 0)
+
+        plan = Plan("delete", "forget_user_memories", steps())
         plan.keys = [(user, "*")]
         return plan
 
     # ---------------------------------------------------------------- steps
     def _get(self, user: str, key: str) -> Steps[dict[str, Any] | None]:
+        if is_fact_id(key):
+            facts = yield from self._facts(user)
+            return next((v for v in facts if v["memory_id"] == key), None)
         tenant = yield TENANT
         body = GetStateRequest(
             tenant_id=tenant, user_id=user, namespace=NAMESPACE, key=key, source=self.source
@@ -469,10 +491,27 @@ class MemoryOps:
                     first_seen[item.key] = _inserted(value, item)
             offset += len(page.items)
             if not page.items or offset >= page.total:
-                # The server lists newest first; reversed, ties of the insertion time keep that order.
-                ordered = list(reversed(by_key))
-                ordered.sort(key=first_seen.__getitem__)
-                return [by_key[k] for k in ordered]
+                break
+        for value in (yield from self._facts(user)):
+            if value["memory_id"] not in by_key:
+                by_key[value["memory_id"]] = value
+                first_seen[value["memory_id"]] = value[INSERTED]
+        # The server lists newest first; reversed, ties of the insertion time keep that order.
+        ordered = list(reversed(by_key))
+        ordered.sort(key=first_seen.__getitem__)
+        return [by_key[k] for k in ordered]
+
+    def _facts(self, user: str) -> Steps[list[dict[str, Any]]]:
+        """The person's facts that are no agno record (made from AG2 turns, saved through the SDK),
+        as agno memories with their ``m_<n>`` ids, oldest first: one memory for every reader."""
+        tenant = yield TENANT
+        answer = yield Call(
+            list_memories, None, MemoryList, {"tenant_id": tenant, "user_id": user, "limit": 0}
+        )
+        values = [
+            fact_value(m.memory_id, m.text, m.metadata.to_dict(), m.created_at, user) for m in answer.memories
+        ]
+        return sorted((v for v in values if v is not None), key=lambda v: v[INSERTED])
 
     def _search(self, user: str, query: str) -> Steps[list[tuple[dict[str, Any], float]]]:
         tenant = yield TENANT
@@ -491,6 +530,14 @@ class MemoryOps:
             score = item.score if isinstance(item.score, (int, float)) else 0.0
             if value is not None and score > 0:
                 found.append((value, float(score)))
+        query_body = QueryRequest(
+            tenant_id=tenant, user_id=user, prompt=query[:MAX_QUERY_CHARS], k=SEARCH_LIMIT
+        )
+        answer = yield Call(query_memories, query_body, QueryResponse)
+        for m in answer.memories:
+            fact = fact_value(m.memory_id, m.text, m.metadata.to_dict(), m.created_at, user)
+            if fact is not None and m.score > 0:
+                found.append((fact, float(m.score)))
         found.sort(key=lambda pair: -pair[1])  # stable: the server's order breaks ties
         return found
 
@@ -499,12 +546,12 @@ class MemoryOps:
         ``known``: the user's records, already read by the batch (skips the read)."""
         tenant = yield TENANT
         user, key = value["user_id"], value["memory_id"]
-        if isinstance(known, dict):
+        if isinstance(known, dict) and not is_fact_id(key):
             stored = known.get(key)
         else:
             stored = yield from self._get(user, key)
-        merged = self._merge(value, stored, mode)
-        if stored is not None and merged == stored:
+        merged = {k: v for k, v in self._merge(value, stored, mode).items() if k != FROM_FACT}
+        if stored is not None and merged == {k: v for k, v in stored.items() if k != FROM_FACT}:
             # The server would answer created: false and do nothing: skip the write altogether.
             return merged
         text = memory_text(merged)
@@ -534,11 +581,29 @@ class MemoryOps:
                 f"put_state: memory {key!r} was skipped by the server (the plan's quota is used up): "
                 "nothing was stored"
             )
+        if is_fact_id(key) and stored is not None and stored.get(FROM_FACT):
+            # An AG2 fact changed in agno is now agno's record (and its fact): the old one goes.
+            yield Call(
+                forget_memories,
+                ForgetByIds(memory_ids=[key], reason="agno update"),
+                list,
+                {"x_end_user_id": user},
+            )
         return merged
 
     def _delete(self, user: str, keys: list[str] | None) -> Steps[int]:
         if keys == []:
             return 0  # [] deletes nothing on the server too: skip the round trip
+        facts = [k for k in keys or [] if is_fact_id(k)]
+        if facts:
+            # Another framework's facts shown as agno memories are forgotten as facts.
+            forgotten = 0
+            for at in range(0, len(facts), FORGET_CHUNK):
+                chunk = ForgetByIds(memory_ids=list(facts[at : at + FORGET_CHUNK]), reason="agno delete")
+                gone = yield Call(forget_memories, chunk, list, {"x_end_user_id": user})
+                forgotten += len(gone)
+            rest = [k for k in keys or [] if not is_fact_id(k)]
+            return forgotten + ((yield from self._delete(user, rest)) if rest else 0)
         tenant = yield TENANT
         body = DeleteStateRequest(
             tenant_id=tenant,

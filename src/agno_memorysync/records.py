@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
@@ -97,3 +98,34 @@ def fact_metadata(value: Mapping[str, Any]) -> dict[str, Any]:
 def same_content(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Equal apart from ``updated_at``: a re-upsert of such a memory must not look like a change."""
     return all(a.get(name) == b.get(name) for name in FIELDS if name != "updated_at")
+
+
+# Marks a memory read from a fact (not an agno record): an update re-homes it as a record.
+FROM_FACT = "from_fact"
+_FACT_ID = re.compile(r"m_[0-9]+")
+# Facts that are agno records themselves, or kept turns (never listed as a person's facts).
+_NOT_SHOWN = ("state-", "turn")
+
+
+def is_fact_id(memory_id: str) -> bool:
+    """Whether ``memory_id`` names a fact (``m_<n>``) rather than an agno record."""
+    return _FACT_ID.fullmatch(memory_id) is not None
+
+
+def fact_value(
+    memory_id: str, text: str, metadata: Mapping[str, Any], created_at: datetime, user: str
+) -> dict[str, Any] | None:
+    """A fact made outside agno (from an AG2 turn, saved through the SDK) as an agno memory
+    value; None for a fact that is an agno record's own or a kept turn."""
+    origin = metadata.get("write_origin")
+    if isinstance(origin, str) and (origin.startswith(_NOT_SHOWN[0]) or origin == _NOT_SHOWN[1]):
+        return None
+    aware = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=timezone.utc)
+    seconds = int(aware.timestamp())
+    value: dict[str, Any] = {name: None for name in FIELDS}
+    value.update(
+        memory_id=memory_id, memory=text, topics=[], user_id=user, created_at=seconds, updated_at=seconds
+    )
+    value[INSERTED] = int(aware.timestamp() * 1e9)
+    value[FROM_FACT] = True
+    return value

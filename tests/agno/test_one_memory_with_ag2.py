@@ -82,3 +82,64 @@ def test_agno_memories_are_facts_for_ag2_the_list_and_the_export(server, db, raw
         assert "Prefers morning meetings" not in _export(server, user)
     finally:
         memory.close(timeout=1)
+
+
+def test_ag2_facts_are_agno_memories_readable_changeable_and_deletable(server, db, raw, tmp_path):
+    user = f"customer-{uuid.uuid4().hex[:8]}"
+    memory = MemorySyncCapability(user_id=user, api_key=server.api_key, base_url=server.base_url)
+    try:
+        # A real AG2 chat: the server extracts the person's facts from their turns.
+        bot, _ = assistant(sequence(["Noted!", "Good to know."]))
+        memory.add_to_agent(bot)
+        person(["I'm allergic to shellfish."]).initiate_chat(
+            bot, message="I work as a nurse in Bergen.", silent=True
+        )
+        assert memory.flush(5)
+        facts = {f["text"] for f in raw.facts(user)}
+        assert facts == {"User works as a nurse in Bergen", "User is allergic to shellfish"}
+
+        # agno reads them as its memories, with their fact ids, and finds them by search.
+        found = {m.memory: m for m in db.get_user_memories(user_id=user)}
+        assert set(found) == facts
+        nurse = found["User works as a nurse in Bergen"]
+        assert nurse.memory_id.startswith("m_") and nurse.user_id == user
+        assert db.get_user_memory(nurse.memory_id, user_id=user).memory == nurse.memory
+        searched = db.get_user_memories(user_id=user, search_content="Which job does the user have?")
+        assert searched and searched[0].memory == "User works as a nurse in Bergen"
+        # ...and a real agno agent for the person has them in its system prompt.
+        agent = memory_agent(ScriptedModel(), SqliteDb(db_file=str(tmp_path / "a.db")), db, user_id=user)
+        answer = agent.run("What do you know about me?")
+        assert "nurse in Bergen" in str(answer.content) and "shellfish" in str(answer.content)
+
+        # Changed in agno: it becomes agno's memory (and its fact), the old fact goes.
+        nurse.memory = "User works as a nurse in Oslo"
+        db.upsert_user_memory(nurse)
+        assert {f["text"] for f in raw.facts(user)} == {
+            "User works as a nurse in Oslo",
+            "User is allergic to shellfish",
+        }
+        assert sorted(m.memory for m in db.get_user_memories(user_id=user)) == [
+            "User is allergic to shellfish",
+            "User works as a nurse in Oslo",
+        ]
+        # Deleted in agno: gone for AG2 and the list.
+        db.delete_user_memory(found["User is allergic to shellfish"].memory_id, user_id=user)
+        assert "User is allergic to shellfish" not in {
+            h.text for h in memory.search("What is the user allergic to?")
+        }
+        assert [m.memory for m in db.get_user_memories(user_id=user)] == ["User works as a nurse in Oslo"]
+    finally:
+        memory.close(timeout=1)
+
+
+def test_forgetting_a_user_in_agno_forgets_the_facts_it_shows_too(server, db, raw):
+    user = f"customer-{uuid.uuid4().hex[:8]}"
+    memory = MemorySyncCapability(user_id=user, api_key=server.api_key, base_url=server.base_url)
+    try:
+        memory.save("I am allergic to peanuts.")
+        db.upsert_user_memory(UserMemory(memory="Prefers window seats", user_id=user))
+        assert len(db.get_user_memories(user_id=user)) == 2
+        assert db.forget_user_memories(user) == 2
+        assert db.get_user_memories(user_id=user) == [] and raw.facts(user) == []
+    finally:
+        memory.close(timeout=1)
