@@ -8,20 +8,12 @@ from ...services import Services
 from ...services.state import state_text
 from .. import wire
 from ..call import Call, request_id, routes
-from ..errors import invalid
 from .history import deleted_body
 
 
 def put_state(s: Services, call: Call) -> tuple[int, Any]:
     tenant, user = call.tenant_user()
     body = call.body
-    if body.get("extract") and body.get("as_fact"):
-        raise invalid(
-            ["body", "as_fact"],
-            "as_fact and extract cannot both be true: send as_fact to keep the text as one fact as "
-            "written, extract to have facts extracted from it",
-            "value_error",
-        )
     source, namespace, key, value = body.get("source", "api"), body["namespace"], body["key"], body["value"]
     text = state_text(body)
     existing = s.state.get(tenant, user, source, namespace, key)
