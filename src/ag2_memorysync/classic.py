@@ -165,6 +165,9 @@ class AgentHooks:
         session = self.session
         if session.closed or is_manager(sender):
             return  # a group chat manager only relays what a member said
+        # What the agent received since it last spoke, in any of its chats, is older than what it
+        # sends now: a chat that ended on a reply to it (initiate_chats, max_turns) left some.
+        self.catch_up()
         position = self.send_position(recipient)
         if session.capture != "received":
             self._capture(speaker_of(sender, as_dict(message)), message, position, id(sender))

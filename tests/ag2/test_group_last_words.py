@@ -97,3 +97,27 @@ def test_a_second_flush_stores_nothing_twice(make_memory, stored, uid):
     assert memory.flush(5) and memory.flush(5)
     assert stored.transcript(uid, "twice") == _expected(chat.messages)
     assert memory.stats()["captured"] == len(chat.messages)
+
+
+def test_a_sequence_of_chats_keeps_the_replies_the_person_never_answered(make_memory, stored, uid):
+    # initiate_chats with max_turns=1: each reply to the person ends its chat, so no reply hook
+    # of the person's agent (where the capability is) runs after it: its next send, or flush(),
+    # captures it, in order.
+    memory = make_memory(session_id="errands")
+    customer = _scripted("customer", [], human=True)
+    planner = _scripted("planner", ["Friday at 7 works."])
+    concierge = _scripted("concierge", ["Table for two, booked."])
+    memory.add_to_agent(customer)
+    customer.initiate_chats(
+        [
+            {"recipient": planner, "message": "When shall we eat on Friday?", "max_turns": 1, "silent": True},
+            {"recipient": concierge, "message": "Book us a table, please.", "max_turns": 1, "silent": True},
+        ]
+    )
+    assert memory.flush(5)
+    assert stored.transcript(uid, "errands") == [
+        ("user", "When shall we eat on Friday?"),
+        ("assistant", "Friday at 7 works."),
+        ("user", "Book us a table, please.\nContext: \nFriday at 7 works."),  # autogen's carryover
+        ("assistant", "Table for two, booked."),
+    ]
