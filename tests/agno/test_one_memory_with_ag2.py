@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 
 import httpx
+import pytest
 from agno.db.schemas.memory import UserMemory
 from agno.db.sqlite import SqliteDb
 
@@ -36,6 +37,7 @@ def _export(server, user: str) -> list[str]:
 
 
 def test_agno_memories_are_facts_for_ag2_the_list_and_the_export(server, db, raw, tmp_path):
+    pytest.importorskip("autogen", reason="the agno-only matrix cell has no AG2; make test runs this")
     user = f"customer-{uuid.uuid4().hex[:8]}"
     # A real agno run: its memory manager (scripted model) adds "User likes tea".
     agent = memory_agent(ScriptedModel(), SqliteDb(db_file=str(tmp_path / "agent.db")), db, user_id=user)
@@ -85,6 +87,7 @@ def test_agno_memories_are_facts_for_ag2_the_list_and_the_export(server, db, raw
 
 
 def test_ag2_facts_are_agno_memories_readable_changeable_and_deletable(server, db, raw, tmp_path):
+    pytest.importorskip("autogen", reason="the agno-only matrix cell has no AG2; make test runs this")
     user = f"customer-{uuid.uuid4().hex[:8]}"
     memory = MemorySyncCapability(user_id=user, api_key=server.api_key, base_url=server.base_url)
     try:
