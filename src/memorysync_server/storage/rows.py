@@ -9,8 +9,7 @@ keeps ISO text, PostgreSQL ``timestamptz``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -31,6 +30,16 @@ Time = Callable[[Any], datetime]
 # The columns of a fact that make a Fact (vectors and postings stay in storage).
 FACT_COLUMNS = "id, text, source, metadata, created_at, tags, importance, event_type, updated_at"
 STATE_COLUMNS = "id, namespace, key, value, text, source, created_at, updated_at, indexed"
+NS_SEP = "\x1f"
+
+
+def ns_path(namespace: Iterable[str]) -> str:
+    """A namespace as a string whose prefixes are exactly the segment-wise prefixes.
+
+    Segments are escaped so that one holding the separator (``["a\x1fb"]``) can never be
+    mistaken for two (``["a", "b"]``).
+    """
+    return "".join(segment.replace("%", "%25").replace(NS_SEP, "%1F") + NS_SEP for segment in namespace)
 
 
 def dump(value: Any) -> str:
@@ -152,35 +161,3 @@ def index_rows(rows: Sequence[Sequence[Any]], dim: int) -> IndexRows:
         importance={int(row[0]): float(row[5]) for row in rows if row[5] is not None},
         other_vectors=[int(row[0]) for row in rows if len(row[1]) != width],
     )
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """How an engine writes a parameter (``?`` or ``%s``) and a membership test."""
-
-    mark: str
-
-    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
-        if self.mark == "?":
-            return f"{column} IN ({','.join('?' * len(values))})", list(values)
-        return f"{column} = ANY(%s)", [list(values)]
-
-    def scope(
-        self, tenant: str, user_id: str, equal: Mapping[str, Any], among: tuple[str, Sequence[Any] | None]
-    ) -> tuple[str, list[Any]] | None:
-        """One user's rows whose ``equal`` columns (None: any) hold those values and whose
-        ``among[0]`` column is one of ``among[1]`` (None: any); None when that list is empty."""
-        where = f"tenant = {self.mark} AND user_id = {self.mark}"
-        params: list[Any] = [tenant, user_id]
-        for column, value in equal.items():
-            if value is not None:
-                where += f" AND {column} = {self.mark}"
-                params.append(value)
-        column, values = among
-        if values is not None:
-            if not values:
-                return None
-            test, more = self.one_of(column, values)
-            where += f" AND {test}"
-            params += more
-        return where, params

@@ -38,17 +38,14 @@ from ...domain import (
     KEPT_TURN,
     Clock,
     Fact,
-    FactFilter,
     FactsChange,
     FactsListener,
-    Feedback,
     Forgotten,
     IndexRows,
     NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
-    Revision,
     SessionSummary,
     StateRow,
     StorageConflict,
@@ -61,27 +58,21 @@ from ...domain import (
     utc_now,
 )
 from .. import revisions
+from ..base import (
+    BaseFacts,
+    BaseReceipts,
+    BaseState,
+    BaseStorage,
+    BaseTurns,
+    PercentDialect,
+    Settings,
+    record_revision,
+)
 from ..interfaces import LexicalForm, as_written
 from ..migrations import pending
 from ..retry import run_atomic
-from ..rows import (
-    FACT_COLUMNS,
-    STATE_COLUMNS,
-    Dialect,
-    blob,
-    by_text,
-    dump,
-    id_matrix,
-    index_rows,
-    revision_page,
-)
-from ..rows import fact as fact_of
-from ..rows import state as state_of
-from ..rows import turn as turn_of
-from ..sqlite.schema import ns_path
+from ..rows import FACT_COLUMNS, STATE_COLUMNS, blob, dump, id_matrix, index_rows, ns_path
 from .schema import MIGRATIONS
-
-_SQL = Dialect("%s")
 
 _ESC = "\ue000"
 # Any constant: the lock that serialises schema migrations between processes starting together.
@@ -92,6 +83,29 @@ _ANALYZE_AFTER = 2000
 
 # Counts a person's memories without their kept turns (a memory kind listed only on request).
 _FACTS_ONLY = f"count(*) FILTER (WHERE event_type <> '{KEPT_TURN}')"
+
+
+class _Postgres(PercentDialect):
+    no_limit = None
+
+    def same_text(self, column: str, value: str) -> tuple[str, list[Any]]:
+        # The unique index holds md5(text): compared there first, then exactly.
+        return f"md5({column}) = md5(%s) AND {column} = %s", [value, value]
+
+    def texts_among(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
+        return (
+            f"md5({column}) = ANY(ARRAY(SELECT md5(t) FROM unnest(%s::text[]) AS t)) AND {column} = ANY(%s::text[])",
+            [list(values), list(values)],
+        )
+
+    def tags_hold(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
+        return "tags::jsonb @> %s::jsonb", [dump(list(tags))]
+
+    def under(self, prefix: str) -> tuple[str, list[Any]]:
+        return "starts_with(ns_path, %s)", [prefix]
+
+
+_SQL = _Postgres(_FACTS_ONLY)
 
 
 def schema_version(pool: ConnectionPool[Any]) -> int | None:
@@ -366,6 +380,43 @@ class _Db:
         assert tx is not None, "call inside transaction()"
         return tx
 
+    # ---- what the shared parts (base.py) call ------------------------------------------------
+    dialect = _SQL
+    rows = all
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.all(sql, params)
+
+    def snapshot_rows(self, *statements: tuple[str, Sequence[Any]]) -> list[list[dict[str, Any]]]:
+        with self.snapshot() as conn:
+            return [
+                [_row(r) for r in conn.execute(sql, _enc(list(params))).fetchall()]
+                for sql, params in statements
+            ]
+
+    def stamp(self, moment: datetime | None = None) -> datetime:
+        return self.clock() if moment is None else moment
+
+    @staticmethod
+    def time(stored: datetime) -> datetime:
+        return stored  # psycopg reads timestamptz as an aware datetime already
+
+    def facts_changed(self, change: FactsChange) -> None:
+        """Announced once this unit of work commits; the user's version is bumped at its end."""
+        tx = self.require_tx()
+        tx.users.add((change.tenant, change.user_id))
+        tx.changes.append(change)
+
+    def delete_rows(self, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        rows = self.all(
+            f"DELETE FROM {table} WHERE tenant = %s AND user_id = %s AND id = ANY(%s) RETURNING id",
+            (tenant, user_id, ids),
+        )
+        return sorted(int(r["id"]) for r in rows)
+
 
 T = TypeVar("T")
 
@@ -386,35 +437,8 @@ def _at(moment: datetime) -> datetime:
     return moment  # psycopg reads timestamptz as an aware datetime already
 
 
-def _fact(row: dict[str, Any]) -> Fact:
-    return fact_of(row, _at)
-
-
-def _record_revision(
-    db: _Db,
-    tenant: str,
-    user_id: str,
-    fact_id: int,
-    event: str,
-    changed: list[str],
-    diff: dict[str, Any],
-    actor: str | None,
-    now: datetime,
-) -> None:
-    # The caller holds the fact's row lock, so the next number is this transaction's alone.
-    # Revision 0 is "created"; later ones count up from 1.
-    db.all(
-        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
-        " created_at) SELECT %s, %s, %s, coalesce(max(revision), 0) + 1, %s, %s, %s, %s, %s FROM fact_revisions"
-        " WHERE fact_id = %s",
-        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
-    )
-
-
-class PostgresFacts:
-    def __init__(self, db: _Db, lexical_form: LexicalForm = as_written) -> None:
-        self._db = db
-        self._lexical_form = lexical_form
+class PostgresFacts(BaseFacts):
+    _db: _Db
 
     @_atomic
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
@@ -495,8 +519,7 @@ class PostgresFacts:
                     )
             if ids:
                 tx.added += len(ids)
-                tx.users.add((tenant, user_id))
-                tx.changes.append(
+                self._db.facts_changed(
                     FactsChange(
                         tenant,
                         user_id,
@@ -515,41 +538,10 @@ class PostgresFacts:
         corpus[0] += sign
         corpus[1] += sign * length
 
-    def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
-        row = self._db.one(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND md5(text) = md5(%s)"
-            " AND text = %s ORDER BY id LIMIT 1",
-            (tenant, user_id, text, text),
-        )
-        return _fact(row) if row else None
-
-    def find_texts(self, tenant: str, user_id: str, texts: Sequence[str]) -> dict[str, Fact]:
-        texts = list(dict.fromkeys(texts))
-        if not texts:
-            return {}
-        rows = self._db.all(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s"
-            " AND md5(text) = ANY(ARRAY(SELECT md5(t) FROM unnest(%s::text[]) AS t)) AND text = ANY(%s::text[])"
-            " ORDER BY id",
-            (tenant, user_id, texts, texts),
-        )
-        return by_text(_fact(row) for row in rows)
-
-    def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
-        ids = list(ids)
-        if not ids:
-            return []
-        rows = self._db.all(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-            (tenant, user_id, ids),
-        )
-        by_id = {row["id"]: _fact(row) for row in rows}
-        return [by_id[i] for i in ids if i in by_id]
-
     def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         self._db.require_tx()
         rows = self._locked(tenant, user_id, ids, FACT_COLUMNS)
-        return [_fact(row) for row in rows]
+        return [self._fact(row) for row in rows]
 
     def _locked(self, tenant: str, user_id: str, ids: Iterable[int], columns: str) -> list[dict[str, Any]]:
         # Row locks in ascending id order (the sort runs below the lock), the order every writer uses.
@@ -561,22 +553,6 @@ class PostgresFacts:
             " ORDER BY id FOR UPDATE",
             (tenant, user_id, wanted),
         )
-
-    def page(
-        self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
-    ) -> tuple[list[Fact], int]:
-        scope = _enc([tenant, user_id])
-        kinds = "" if kept_turns else f" AND event_type <> '{KEPT_TURN}'"
-        with self._db.snapshot() as conn:
-            total = conn.execute(
-                f"SELECT count(*) AS n FROM facts WHERE tenant = %s AND user_id = %s{kinds}", scope
-            ).fetchone()
-            rows = conn.execute(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s{kinds} ORDER BY id DESC"
-                " LIMIT %s OFFSET %s",
-                (*scope, limit if limit > 0 else None, offset),
-            ).fetchall()
-        return [_fact(_row(r)) for r in rows], int(total["n"] if total else 0)
 
     def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         width = "" if dim is None else " AND length(vector) = %s"
@@ -615,7 +591,6 @@ class PostgresFacts:
         if not vectors:
             return
         with self._db.transaction():
-            tx = self._db.require_tx()
             rows = self._db.all(
                 "UPDATE facts SET vector = v.vector FROM unnest(%s::bigint[], %s::bytea[]) AS v(id, vector)"
                 " WHERE facts.id = v.id AND facts.tenant = %s AND facts.user_id = %s"
@@ -627,10 +602,9 @@ class PostgresFacts:
                 pairs = sorted(
                     (pair for pair in vectors if int(pair[0]) in changed), key=lambda pair: pair[0]
                 )
-                tx.users.add((tenant, user_id))
                 added = [int(i) for i, _ in pairs]
                 marks = dict(self._marks_where(tenant, user_id, " AND id = ANY(%s)", (added,)))
-                tx.changes.append(
+                self._db.facts_changed(
                     FactsChange(
                         tenant,
                         user_id,
@@ -640,18 +614,11 @@ class PostgresFacts:
                     )
                 )
 
-    def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
-        rows = self._db.all(
-            "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT %s", (limit,)
-        )
-        return [(row["tenant"], row["user_id"], int(row["id"])) for row in rows]
-
     @_atomic
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         if not changes:
             return
         with self._db.transaction():
-            tx = self._db.require_tx()
             rows = self._db.all(
                 f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s AND id = ANY(%s)"
                 " ORDER BY id FOR UPDATE",
@@ -660,9 +627,9 @@ class PostgresFacts:
             ids, metas = [], []
             now = self._db.clock()
             for row in rows:
-                marked = revisions.superseded(_fact(row), changes[int(row["id"])])
+                marked = revisions.superseded(self._fact(row), changes[int(row["id"])])
                 if marked is not None:
-                    _record_revision(self._db, tenant, user_id, int(row["id"]), *marked, None, now)
+                    record_revision(self._db, tenant, user_id, int(row["id"]), *marked, None, now)
                 meta = json.loads(row["metadata"])
                 by = changes[int(row["id"])]
                 if by is None:
@@ -677,8 +644,7 @@ class PostgresFacts:
                     " WHERE facts.id = v.id",
                     (ids, metas),
                 )
-            tx.users.add((tenant, user_id))
-            tx.changes.append(FactsChange(tenant, user_id, superseded=dict(changes)))
+            self._db.facts_changed(FactsChange(tenant, user_id, superseded=dict(changes)))
 
     @_atomic
     def delete(self, tenant: str, user_id: str, ids: Iterable[int], *, dry_run: bool = False) -> list[int]:
@@ -708,107 +674,8 @@ class PostgresFacts:
                 self._count(tx, tenant, row["words"], int(row["length"]), -1)
             found = sorted(int(r["id"]) for r in rows)
             if found:
-                tx.users.add((tenant, user_id))
-                tx.changes.append(FactsChange(tenant, user_id, removed_ids=found))
+                self._db.facts_changed(FactsChange(tenant, user_id, removed_ids=found))
         return found
-
-    @_atomic
-    def update(
-        self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
-    ) -> tuple[Fact, list[str]] | None:
-        with self._db.transaction():
-            tx = self._db.require_tx()
-            row = self._db.one(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s FOR UPDATE",
-                (fact_id, tenant, user_id),
-            )
-            if row is None:
-                return None
-            changed, diff = revisions.changes(_fact(row), fields)
-            if not changed:
-                return _fact(row), []
-            now = self._db.clock()
-            encode = {"tags": dump, "metadata": dump}
-            sets = ", ".join(f"{name} = %s" for name in changed)
-            after = self._db.one(
-                f"UPDATE facts SET {sets}, updated_at = %s WHERE id = %s RETURNING {FACT_COLUMNS}",
-                (*(encode.get(name, lambda v: v)(fields[name]) for name in changed), now, fact_id),
-            )
-            assert after is not None
-            _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
-            tx.users.add((tenant, user_id))
-            importance = {fact_id: fields["importance"]} if "importance" in changed else None
-            tx.changes.append(FactsChange(tenant, user_id, importance=importance, edited_ids=[fact_id]))
-            return _fact(after), changed
-
-    def revisions(
-        self, tenant: str, user_id: str, fact_id: int, limit: int, offset: int
-    ) -> tuple[list[Revision], int]:
-        with self._db.snapshot() as conn:
-            fact = conn.execute(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE id = %s AND tenant = %s AND user_id = %s",
-                (fact_id, *_enc([tenant, user_id])),
-            ).fetchone()
-            if fact is None:
-                return [], 0
-            rows = conn.execute(
-                "SELECT * FROM fact_revisions WHERE fact_id = %s ORDER BY revision", (fact_id,)
-            ).fetchall()
-        return revision_page([_row(r) for r in rows], _fact(_row(fact)), _at, limit, offset)
-
-    def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
-        if where.empty:
-            raise ValueError("an empty filter selects every fact; name at least one criterion")
-        sql = "tenant = %s AND user_id = %s"
-        params: list[Any] = [tenant, user_id]
-        for column, value in (("source", where.source), ("event_type", where.event_type)):
-            if value is not None:
-                sql += f" AND {column} = %s"
-                params.append(value)
-        if where.tags:
-            sql += " AND tags::jsonb @> %s::jsonb"
-            params.append(dump(list(where.tags)))
-        if where.before is not None:
-            sql += " AND created_at < %s"
-            params.append(where.before)
-        if where.after is not None:
-            sql += " AND created_at > %s"
-            params.append(where.after)
-        return [int(r["id"]) for r in self._db.all(f"SELECT id FROM facts WHERE {sql} ORDER BY id", params)]
-
-    def event_types(self, tenant: str) -> set[str]:
-        rows = self._db.all("SELECT DISTINCT event_type FROM facts WHERE tenant = %s", (tenant,))
-        return {r["event_type"] for r in rows}
-
-    def add_feedback(self, tenant: str, user_id: str, fact_id: int, signal: str, comment: str | None) -> None:
-        self._db.all(
-            "INSERT INTO fact_feedback (tenant, user_id, fact_id, signal, comment, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (tenant, user_id, fact_id, signal, comment, self._db.clock()),
-        )
-
-    def feedback(self, tenant: str, user_id: str, fact_id: int) -> list[Feedback]:
-        rows = self._db.all(
-            "SELECT signal, created_at FROM fact_feedback WHERE fact_id = %s AND tenant = %s AND user_id = %s"
-            " ORDER BY id",
-            (fact_id, tenant, user_id),
-        )
-        return [Feedback(r["signal"], r["created_at"]) for r in rows]
-
-    def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
-        origin_ids = list(origin_ids)
-        if not origin_ids:
-            return []
-        rows = self._db.all(
-            "SELECT id FROM facts WHERE tenant = %s AND user_id = %s AND origin_kind = %s"
-            " AND origin_id = ANY(%s) ORDER BY id",
-            (tenant, user_id, kind, origin_ids),
-        )
-        return [int(r["id"]) for r in rows]
-
-    def count(self, tenant: str) -> int:
-        row = self._db.one(f"SELECT {_FACTS_ONLY} AS n FROM facts WHERE tenant = %s", (tenant,))
-        return int(row["n"]) if row else 0
 
 
 class PostgresLexical:
@@ -891,151 +758,32 @@ class PostgresLexical:
 
 
 # ---- history ----------------------------------------------------------------------------------
-def _turn(row: dict[str, Any]) -> Turn:
-    return turn_of(row, _at)
-
-
-class PostgresTurns:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def find(
-        self,
-        tenant: str,
-        user_id: str,
-        session_id: str,
-        *,
-        idem_key: str | None,
-        seq: int | None,
-        role: str,
-        content: str,
-    ) -> Turn | None:
-        if idem_key is not None:
-            row = self._db.one(
-                "SELECT * FROM history WHERE tenant = %s AND user_id = %s AND session_id = %s AND idem_key = %s",
-                (tenant, user_id, session_id, idem_key),
-            )
-            if row:
-                return _turn(row)
-        if seq is not None:
-            row = self._db.one(
-                "SELECT * FROM history WHERE tenant = %s AND user_id = %s AND session_id = %s AND seq = %s"
-                " AND role = %s AND md5(content) = md5(%s) AND content = %s LIMIT 1",
-                (tenant, user_id, session_id, seq, role, content, content),
-            )
-            if row:
-                return _turn(row)
-        return None
+class PostgresTurns(BaseTurns):
+    _db: _Db
 
     @_atomic
     def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
-        def existing() -> Turn | None:
-            return self.find(
-                tenant,
-                user_id,
-                turn.session_id,
-                idem_key=turn.idem_key,
-                seq=turn.seq,
-                role=turn.role,
-                content=turn.content,
-            )
-
         with self._db.transaction():
-            found = existing()
+            found = self._stored(tenant, user_id, turn)
             if found is not None:
                 return found, False
+            values = self._values(tenant, user_id, turn)
             row = self._db.one(
-                "INSERT INTO history (id, tenant, user_id, session_id, source, role, content, seq, occurred_at,"
-                " payload, idem_key, created_at) VALUES (nextval('row_ids'), %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-                " %s, %s) ON CONFLICT DO NOTHING RETURNING *",
-                (
-                    tenant,
-                    user_id,
-                    turn.session_id,
-                    turn.source,
-                    turn.role,
-                    turn.content,
-                    turn.seq,
-                    turn.occurred_at,
-                    turn.payload_json,
-                    turn.idem_key,
-                    self._db.clock(),
-                ),
+                f"INSERT INTO history (id, {self.COLUMNS}) VALUES (nextval('row_ids'), {', '.join(['%s'] * len(values))})"
+                " ON CONFLICT DO NOTHING RETURNING *",
+                values,
             )
             if row is not None:
-                return _turn(row), True
-            found = existing()  # another process stored the same turn a moment ago
+                return self._turn(row), True
+            found = self._stored(tenant, user_id, turn)  # another process stored it a moment ago
             if found is None:
                 raise RuntimeError("history insert conflicted with a turn that is not there")
             return found, False
 
-    def page(
-        self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
-    ) -> tuple[list[Turn], int]:
-        where = "tenant = %s AND user_id = %s AND session_id = %s"
-        params: list[Any] = [tenant, user_id, session_id]
-        if source is not None:
-            where += " AND source = %s"
-            params.append(source)
-        with self._db.snapshot() as conn:
-            total = conn.execute(f"SELECT count(*) AS n FROM history WHERE {where}", _enc(params)).fetchone()
-            # The latest `limit` turns (the transcript's tail), handed back oldest first.
-            rows = conn.execute(
-                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL DESC, seq DESC, id DESC LIMIT %s",
-                (*_enc(params), limit if limit > 0 else None),
-            ).fetchall()
-        return [_turn(_row(r)) for r in reversed(rows)], int(total["n"] if total else 0)
-
-    def ids(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        session_id: str | None,
-        ids: Sequence[int] | None,
-        source: str | None,
-    ) -> list[int]:
-        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
-        if scope is None:
-            return []
-        return [
-            int(r["id"])
-            for r in self._db.all(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
-
-    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-        return _delete_rows(self._db, "history", tenant, user_id, ids)
-
-
-def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-    ids = list(dict.fromkeys(ids))
-    if not ids:
-        return []
-    rows = db.all(
-        f"DELETE FROM {table} WHERE tenant = %s AND user_id = %s AND id = ANY(%s) RETURNING id",
-        (tenant, user_id, ids),
-    )
-    return sorted(int(r["id"]) for r in rows)
-
 
 # ---- state ------------------------------------------------------------------------------------
-def _state(row: dict[str, Any], *, with_vector: bool = False) -> StateRow:
-    return state_of(row, _at, with_vector=with_vector)
-
-
-class PostgresState:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def get(
-        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
-    ) -> StateRow | None:
-        row = self._db.one(
-            f"SELECT {STATE_COLUMNS} FROM state WHERE tenant = %s AND user_id = %s AND source = %s"
-            " AND ns_path = %s AND key = %s",
-            (tenant, user_id, source, ns_path(namespace), key),
-        )
-        return _state(row) if row else None
+class PostgresState(BaseState):
+    _db: _Db
 
     def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
         now = self._db.clock()
@@ -1062,49 +810,12 @@ class PostgresState:
             ),
         )
         assert row is not None
-        return _state(row), bool(row["created"])
-
-    def rows(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        source: str,
-        prefix: Sequence[str] | None,
-        with_vectors: bool = False,
-    ) -> list[StateRow]:
-        where, params = _state_scope(tenant, user_id, source, prefix)
-        columns = STATE_COLUMNS + (", vector" if with_vectors else "")
-        rows = self._db.all(
-            f"SELECT {columns} FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params
-        )
-        return [_state(row, with_vector=with_vectors) for row in rows]
-
-    def namespaces(
-        self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
-    ) -> list[list[str]]:
-        where, params = _state_scope(tenant, user_id, source, prefix)
-        rows = self._db.all(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
-        return sorted(json.loads(row["namespace"]) for row in rows)
-
-    def ids(
-        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
-    ) -> list[int]:
-        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
-        if scope is None:
-            return []
-        return [
-            int(r["id"]) for r in self._db.all(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
-
-    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-        return _delete_rows(self._db, "state", tenant, user_id, ids)
+        return self._state(row), bool(row["created"])
 
 
 # ---- receipts and settings ----------------------------------------------------------------------
-class PostgresReceipts:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
+class PostgresReceipts(BaseReceipts):
+    _db: _Db
 
     def claim_turn(self, tenant: str, user_id: str, digest: str, *, since: datetime) -> bool:
         row = self._db.one(
@@ -1114,40 +825,6 @@ class PostgresReceipts:
             (tenant, user_id, digest, self._db.clock(), since),
         )
         return row is not None
-
-    def client_ref(self, tenant: str, user_id: str, ref: str) -> list[int] | None:
-        row = self._db.one(
-            "SELECT memory_ids FROM client_refs WHERE tenant = %s AND user_id = %s AND ref = %s",
-            (tenant, user_id, ref),
-        )
-        return json.loads(row["memory_ids"]) if row else None
-
-    @_atomic
-    def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
-        with self._db.transaction():
-            self._db.all(
-                "INSERT INTO client_refs (tenant, user_id, ref, memory_ids, created_at) VALUES (%s, %s, %s, %s, %s)"
-                " ON CONFLICT (tenant, user_id, ref) DO NOTHING",
-                (tenant, user_id, ref, json.dumps(list(ids)), self._db.clock()),
-            )
-            stored = self.client_ref(tenant, user_id, ref)
-        return list(ids) if stored is None else stored
-
-
-class PostgresSettings:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def get(self, name: str) -> str | None:
-        row = self._db.one("SELECT value FROM settings WHERE name = %s", (name,))
-        return row["value"] if row else None
-
-    def put(self, name: str, value: str) -> None:
-        self._db.all(
-            "INSERT INTO settings (name, value, updated_at) VALUES (%s, %s, %s)"
-            " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at",
-            (name, value, self._db.clock()),
-        )
 
 
 class PostgresDirectory:
@@ -1231,8 +908,10 @@ class PostgresDirectory:
         return Forgotten(memories=memories, turns=counts["history"], state_items=counts["state"])
 
 
-class PostgresStorage:
+class PostgresStorage(BaseStorage):
     """:class:`~.interfaces.Storage` over a PostgreSQL database (migrated on open)."""
+
+    _db: _Db
 
     def __init__(
         self,
@@ -1250,20 +929,8 @@ class PostgresStorage:
         self.turns = PostgresTurns(self._db)
         self.state = PostgresState(self._db)
         self.receipts = PostgresReceipts(self._db)
-        self.settings = PostgresSettings(self._db)
+        self.settings = Settings(self._db)
         self.directory = PostgresDirectory(self._db, self.facts)
-
-    def transaction(self) -> Any:
-        return self._db.transaction()
-
-    def atomic(self, work: Callable[[], T]) -> T:
-        return self._db.atomic(work)
-
-    def now(self) -> datetime:
-        return self.clock()
-
-    def on_facts_changed(self, listener: FactsListener) -> None:
-        self._db.listeners.append(listener)
 
     def sync_facts(self, tenant: str, user_id: str) -> None:
         self._db.sync(tenant, user_id)
@@ -1272,20 +939,5 @@ class PostgresStorage:
         row = self._db.one("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")
         return int(row["v"]) if row else 0
 
-    def close(self) -> None:
-        self._db.close()
-
     def __repr__(self) -> str:
         return f"PostgresStorage({self.dsn.split('@')[-1]!r})"
-
-
-def _state_scope(
-    tenant: str, user_id: str, source: str, prefix: Sequence[str] | None
-) -> tuple[str, list[Any]]:
-    """The WHERE clause (and its parameters) of one user's state rows of ``source`` under ``prefix``."""
-    where = "tenant = %s AND user_id = %s AND source = %s"
-    params: list[Any] = [tenant, user_id, source]
-    if prefix:
-        where += " AND starts_with(ns_path, %s)"
-        params.append(ns_path(prefix))
-    return where, params

@@ -23,17 +23,14 @@ from ...domain import (
     KEPT_TURN,
     Clock,
     Fact,
-    FactFilter,
     FactsChange,
     FactsListener,
-    Feedback,
     Forgotten,
     IndexRows,
     NamespaceSummary,
     NewFact,
     NewState,
     NewTurn,
-    Revision,
     SessionSummary,
     StateRow,
     StorageFull,
@@ -45,15 +42,22 @@ from ...domain import (
     utc_now,
 )
 from .. import revisions
+from ..base import (
+    BaseFacts,
+    BaseReceipts,
+    BaseState,
+    BaseStorage,
+    BaseTurns,
+    Dialect,
+    Settings,
+    record_revision,
+)
 from ..interfaces import LexicalForm, as_written
 from ..migrations import pending
 from ..retry import run_atomic
-from ..rows import FACT_COLUMNS, Dialect, blob, by_text, dump, id_matrix, index_rows, revision_page
-from ..rows import fact as fact_of
-from ..rows import state as state_of
-from ..rows import turn as turn_of
+from ..rows import blob, dump, id_matrix, index_rows, ns_path
 from .checkpoint import SAFETY_PAGES, Checkpointer
-from .schema import MIGRATIONS, create_lexical_table, lexical_table, ns_path, scope_token
+from .schema import MIGRATIONS, create_lexical_table, lexical_table, scope_token
 
 T = TypeVar("T")
 # Counts a person's memories without their kept turns (a memory kind listed only on request).
@@ -81,7 +85,22 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
-_SQL = Dialect("?")
+class _Sqlite(Dialect):
+    # Found by rowid, not through facts_scope: one B-tree walk per fact instead of two
+    # (10 facts of 100k after an encode: 0.18-0.2 instead of 0.22-0.25 ms).
+    facts_by_id = "facts NOT INDEXED"
+
+    def tags_hold(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
+        held = "EXISTS (SELECT 1 FROM json_each(facts.tags) WHERE json_each.value = ?)"
+        return " AND ".join([held] * len(tags)), list(tags)
+
+    def under(self, prefix: str) -> tuple[str, list[Any]]:
+        # Compared as bytes: SQLite's text functions stop at a NUL character, which a namespace
+        # segment may hold.
+        return "substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)", [len(prefix.encode("utf-8")), prefix]
+
+
+_SQL = _Sqlite(_FACTS_ONLY)
 
 
 # sqlite3.SQLITE_FULL from Python 3.11 on; the number is SQLite's own and never changes.
@@ -246,6 +265,35 @@ class _Db:
     def now_text(self) -> str:
         return _text_time(self.clock())
 
+    # ---- what the shared parts (base.py) call ------------------------------------------------
+    dialect = _SQL
+    rows = read
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.write(sql, params)
+
+    def snapshot_rows(self, *statements: tuple[str, Sequence[Any]]) -> list[list[sqlite3.Row]]:
+        with self.reading() as conn:
+            return [conn.execute(sql, tuple(params)).fetchall() for sql, params in statements]
+
+    def stamp(self, moment: datetime | None = None) -> str:
+        return _text_time(self.clock() if moment is None else moment)
+
+    @staticmethod
+    def time(stored: str) -> datetime:
+        return _time(stored)
+
+    def delete_rows(self, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        scope = (tenant, user_id, *ids)
+        with self.transaction():
+            where = f"tenant = ? AND user_id = ? AND id IN ({_marks(ids)})"
+            found = [row[0] for row in self.read(f"SELECT id FROM {table} WHERE {where} ORDER BY id", scope)]
+            self.write(f"DELETE FROM {table} WHERE {where}", scope)
+        return found
+
     def tenant_table(self, tenant: str, *, create: bool) -> str | None:
         """The tenant's full-text table; created (inside the current unit of work) when asked.
         Only names read back as committed are cached, so a rolled-back creation is never assumed."""
@@ -262,35 +310,8 @@ class _Db:
 
 
 # ---- facts ------------------------------------------------------------------------------------
-def _fact(row: sqlite3.Row) -> Fact:
-    return fact_of(row, _time)
-
-
-def _record_revision(
-    db: _Db,
-    tenant: str,
-    user_id: str,
-    fact_id: int,
-    event: str,
-    changed: list[str],
-    diff: dict[str, Any],
-    actor: str | None,
-    now: str,
-) -> None:
-    # Revision 0 is "created"; later ones count up from 1 (also for facts whose "created"
-    # revision was never stored, see revisions.with_created).
-    db.write(
-        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields, diff, actor,"
-        " created_at) SELECT ?, ?, ?, COALESCE(MAX(revision), 0) + 1, ?, ?, ?, ?, ? FROM fact_revisions"
-        " WHERE fact_id = ?",
-        (tenant, user_id, fact_id, event, dump(changed), dump(diff), actor, now, fact_id),
-    )
-
-
-class SqliteFacts:
-    def __init__(self, db: _Db, lexical_form: LexicalForm = as_written) -> None:
-        self._db = db
-        self._lexical_form = lexical_form
+class SqliteFacts(BaseFacts):
+    _db: _Db
 
     def add(self, tenant: str, user_id: str, facts: Sequence[NewFact]) -> list[int]:
         if not facts:
@@ -364,56 +385,10 @@ class SqliteFacts:
         )
         return ids
 
-    def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
-        rows = self._db.read(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ? AND text = ? ORDER BY id LIMIT 1",
-            (tenant, user_id, text),
-        )
-        return _fact(rows[0]) if rows else None
-
-    def find_texts(self, tenant: str, user_id: str, texts: Sequence[str]) -> dict[str, Fact]:
-        texts = list(dict.fromkeys(texts))
-        if not texts:
-            return {}
-        rows = self._db.read(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ? AND text IN ({_marks(texts)})"
-            " ORDER BY id",
-            (tenant, user_id, *texts),
-        )
-        return by_text(_fact(row) for row in rows)
-
-    def get(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
-        ids = list(ids)
-        if not ids:
-            return []
-        # Found by rowid, not through facts_scope: one B-tree walk per fact instead of two
-        # (10 facts of 100k after an encode: 0.18-0.2 instead of 0.22-0.25 ms).
-        rows = self._db.read(
-            f"SELECT {FACT_COLUMNS} FROM facts NOT INDEXED"
-            f" WHERE tenant = ? AND user_id = ? AND id IN ({_marks(ids)})",
-            (tenant, user_id, *ids),
-        )
-        by_id = {row["id"]: _fact(row) for row in rows}
-        return [by_id[i] for i in ids if i in by_id]
-
     def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         # The unit of work holds the one writer's lock: nothing else changes a row until it ends.
         assert self._db.inside, "call inside transaction()"
         return self.get(tenant, user_id, sorted(set(ids)))
-
-    def page(
-        self, tenant: str, user_id: str, limit: int, offset: int, *, kept_turns: bool = False
-    ) -> tuple[list[Fact], int]:
-        kinds = "" if kept_turns else f" AND event_type <> '{KEPT_TURN}'"
-        with self._db.reading() as conn:
-            total = conn.execute(
-                f"SELECT COUNT(*) FROM facts WHERE tenant = ? AND user_id = ?{kinds}", (tenant, user_id)
-            ).fetchone()[0]
-            rows = conn.execute(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ?{kinds} ORDER BY id DESC LIMIT ? OFFSET ?",
-                (tenant, user_id, limit if limit > 0 else -1, offset),
-            ).fetchall()
-        return [_fact(row) for row in rows], int(total)
 
     def vectors(self, tenant: str, user_id: str, *, dim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         if dim is None:
@@ -474,12 +449,6 @@ class SqliteFacts:
                     )
                 )
 
-    def unembedded(self, limit: int) -> list[tuple[str, str, int]]:
-        rows = self._db.read(
-            "SELECT tenant, user_id, id FROM facts WHERE length(vector) = 0 ORDER BY id LIMIT ?", (limit,)
-        )
-        return [(row[0], row[1], int(row[2])) for row in rows]
-
     def set_superseded(self, tenant: str, user_id: str, changes: dict[int, int | None]) -> None:
         if not changes:
             return
@@ -488,7 +457,7 @@ class SqliteFacts:
             for before in self.get(tenant, user_id, changes):
                 marked = revisions.superseded(before, changes[before.id])
                 if marked is not None:
-                    _record_revision(self._db, tenant, user_id, before.id, *marked, None, now)
+                    record_revision(self._db, tenant, user_id, before.id, *marked, None, now)
             for fact_id, by in changes.items():
                 if by is None:
                     self._db.write(
@@ -527,103 +496,6 @@ class SqliteFacts:
                 self._db.write(f"DELETE FROM {table} WHERE rowid IN ({_marks(found)})", found)
                 self._db.facts_changed(FactsChange(tenant, user_id, removed_ids=found))
         return found
-
-    def update(
-        self, tenant: str, user_id: str, fact_id: int, fields: dict[str, Any], *, actor: str | None
-    ) -> tuple[Fact, list[str]] | None:
-        with self._db.transaction():
-            found = self.get(tenant, user_id, [fact_id])
-            if not found:
-                return None
-            changed, diff = revisions.changes(found[0], fields)
-            if not changed:
-                return found[0], []
-            now = self._db.now_text()
-            encode = {"tags": dump, "metadata": dump}
-            sets = ", ".join(f"{name} = ?" for name in changed)
-            self._db.write(
-                f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ? AND tenant = ? AND user_id = ?",
-                (
-                    *(encode.get(name, lambda v: v)(fields[name]) for name in changed),
-                    now,
-                    fact_id,
-                    tenant,
-                    user_id,
-                ),
-            )
-            _record_revision(self._db, tenant, user_id, fact_id, "updated", changed, diff, actor, now)
-            importance = {fact_id: fields["importance"]} if "importance" in changed else None
-            self._db.facts_changed(FactsChange(tenant, user_id, importance=importance, edited_ids=[fact_id]))
-            return self.get(tenant, user_id, [fact_id])[0], changed
-
-    def revisions(
-        self, tenant: str, user_id: str, fact_id: int, limit: int, offset: int
-    ) -> tuple[list[Revision], int]:
-        with self._db.reading() as conn:
-            fact = conn.execute(
-                "SELECT * FROM facts WHERE id = ? AND tenant = ? AND user_id = ?", (fact_id, tenant, user_id)
-            ).fetchall()
-            if not fact:
-                return [], 0
-            rows = conn.execute(
-                "SELECT * FROM fact_revisions WHERE fact_id = ? ORDER BY revision", (fact_id,)
-            ).fetchall()
-        return revision_page(rows, _fact(fact[0]), _time, limit, offset)
-
-    def select(self, tenant: str, user_id: str, where: FactFilter) -> list[int]:
-        if where.empty:
-            raise ValueError("an empty filter selects every fact; name at least one criterion")
-        sql = "tenant = ? AND user_id = ?"
-        params: list[Any] = [tenant, user_id]
-        for column, value in (("source", where.source), ("event_type", where.event_type)):
-            if value is not None:
-                sql += f" AND {column} = ?"
-                params.append(value)
-        for tag in where.tags:
-            sql += " AND EXISTS (SELECT 1 FROM json_each(facts.tags) WHERE json_each.value = ?)"
-            params.append(tag)
-        if where.before is not None:
-            sql += " AND created_at < ?"
-            params.append(_text_time(where.before))
-        if where.after is not None:
-            sql += " AND created_at > ?"
-            params.append(_text_time(where.after))
-        return [int(row[0]) for row in self._db.read(f"SELECT id FROM facts WHERE {sql} ORDER BY id", params)]
-
-    def event_types(self, tenant: str) -> set[str]:
-        rows = self._db.read("SELECT DISTINCT event_type FROM facts WHERE tenant = ?", (tenant,))
-        return {row[0] for row in rows}
-
-    def add_feedback(self, tenant: str, user_id: str, fact_id: int, signal: str, comment: str | None) -> None:
-        self._db.write(
-            "INSERT INTO fact_feedback (tenant, user_id, fact_id, signal, comment, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (tenant, user_id, fact_id, signal, comment, self._db.now_text()),
-        )
-
-    def feedback(self, tenant: str, user_id: str, fact_id: int) -> list[Feedback]:
-        rows = self._db.read(
-            "SELECT signal, created_at FROM fact_feedback WHERE fact_id = ? AND tenant = ? AND user_id = ?"
-            " ORDER BY id",
-            (fact_id, tenant, user_id),
-        )
-        return [Feedback(row[0], _time(row[1])) for row in rows]
-
-    def derived(self, tenant: str, user_id: str, kind: str, origin_ids: Iterable[int]) -> list[int]:
-        origin_ids = list(origin_ids)
-        if not origin_ids:
-            return []
-        return [
-            row[0]
-            for row in self._db.read(
-                f"SELECT id FROM facts WHERE tenant = ? AND user_id = ? AND origin_kind = ?"
-                f" AND origin_id IN ({_marks(origin_ids)}) ORDER BY id",
-                (tenant, user_id, kind, *origin_ids),
-            )
-        ]
-
-    def count(self, tenant: str) -> int:
-        return int(self._db.read(f"SELECT {_FACTS_ONLY} FROM facts WHERE tenant = ?", (tenant,))[0][0] or 0)
 
 
 # Below this many facts, matching a user's scope token costs under ~0.15 ms: no plan to choose.
@@ -691,148 +563,31 @@ class SqliteLexical:
 
 
 # ---- history ----------------------------------------------------------------------------------
-def _turn(row: sqlite3.Row) -> Turn:
-    return turn_of(row, _time)
-
-
 def _new_row_id(db: _Db, kind: str) -> int:
     # History turns and state records share one id sequence (both are h_<n> on the wire).
     return int(db.write("INSERT INTO row_ids (kind) VALUES (?)", (kind,)).lastrowid or 0)
 
 
-class SqliteTurns:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def find(
-        self,
-        tenant: str,
-        user_id: str,
-        session_id: str,
-        *,
-        idem_key: str | None,
-        seq: int | None,
-        role: str,
-        content: str,
-    ) -> Turn | None:
-        if idem_key is not None:
-            rows = self._db.read(
-                "SELECT * FROM history WHERE tenant = ? AND user_id = ? AND session_id = ? AND idem_key = ? LIMIT 1",
-                (tenant, user_id, session_id, idem_key),
-            )
-            if rows:
-                return _turn(rows[0])
-        if seq is not None:
-            rows = self._db.read(
-                "SELECT * FROM history WHERE tenant = ? AND user_id = ? AND session_id = ? AND seq = ?"
-                " AND role = ? AND content = ? LIMIT 1",
-                (tenant, user_id, session_id, seq, role, content),
-            )
-            if rows:
-                return _turn(rows[0])
-        return None
+class SqliteTurns(BaseTurns):
+    _db: _Db
 
     def add(self, tenant: str, user_id: str, turn: NewTurn) -> tuple[Turn, bool]:
         with self._db.transaction():
-            existing = self.find(
-                tenant,
-                user_id,
-                turn.session_id,
-                idem_key=turn.idem_key,
-                seq=turn.seq,
-                role=turn.role,
-                content=turn.content,
-            )
+            existing = self._stored(tenant, user_id, turn)
             if existing is not None:
                 return existing, False
             row_id = _new_row_id(self._db, "history")
+            values = self._values(tenant, user_id, turn)
             self._db.write(
-                "INSERT INTO history (id, tenant, user_id, session_id, source, role, content, seq, occurred_at,"
-                " payload, idem_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row_id,
-                    tenant,
-                    user_id,
-                    turn.session_id,
-                    turn.source,
-                    turn.role,
-                    turn.content,
-                    turn.seq,
-                    turn.occurred_at,
-                    turn.payload_json,
-                    turn.idem_key,
-                    self._db.now_text(),
-                ),
+                f"INSERT INTO history (id, {self.COLUMNS}) VALUES (?, {_marks(values)})", (row_id, *values)
             )
             row = self._db.read("SELECT * FROM history WHERE id = ?", (row_id,))[0]
-        return _turn(row), True
-
-    def page(
-        self, tenant: str, user_id: str, session_id: str, source: str | None, limit: int
-    ) -> tuple[list[Turn], int]:
-        where = "tenant = ? AND user_id = ? AND session_id = ?"
-        params: list[Any] = [tenant, user_id, session_id]
-        if source is not None:
-            where += " AND source = ?"
-            params.append(source)
-        with self._db.reading() as conn:
-            total = conn.execute(f"SELECT COUNT(*) FROM history WHERE {where}", params).fetchone()[0]
-            # The latest `limit` turns (the transcript's tail), handed back oldest first.
-            rows = conn.execute(
-                f"SELECT * FROM history WHERE {where} ORDER BY seq IS NULL DESC, seq DESC, id DESC LIMIT ?",
-                (*params, limit if limit > 0 else -1),
-            ).fetchall()
-        return [_turn(row) for row in reversed(rows)], int(total)
-
-    def ids(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        session_id: str | None,
-        ids: Sequence[int] | None,
-        source: str | None,
-    ) -> list[int]:
-        scope = _SQL.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
-        if scope is None:
-            return []
-        return [
-            row[0] for row in self._db.read(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
-
-    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-        return _delete_rows(self._db, "history", tenant, user_id, ids)
-
-
-def _delete_rows(db: _Db, table: str, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-    ids = list(dict.fromkeys(ids))
-    if not ids:
-        return []
-    scope = (tenant, user_id, *ids)
-    with db.transaction():
-        where = f"tenant = ? AND user_id = ? AND id IN ({_marks(ids)})"
-        found = [row[0] for row in db.read(f"SELECT id FROM {table} WHERE {where} ORDER BY id", scope)]
-        db.write(f"DELETE FROM {table} WHERE {where}", scope)
-    return found
+        return self._turn(row), True
 
 
 # ---- state ------------------------------------------------------------------------------------
-def _state(row: sqlite3.Row, *, with_vector: bool = False) -> StateRow:
-    return state_of(row, _time, with_vector=with_vector)
-
-
-class SqliteState:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def get(
-        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], key: str
-    ) -> StateRow | None:
-        rows = self._db.read(
-            "SELECT * FROM state WHERE tenant = ? AND user_id = ? AND source = ? AND ns_path = ? AND key = ?",
-            (tenant, user_id, source, ns_path(namespace), key),
-        )
-        return _state(rows[0]) if rows else None
+class SqliteState(BaseState):
+    _db: _Db
 
     def put(self, tenant: str, user_id: str, record: NewState) -> tuple[StateRow, bool]:
         path = ns_path(record.namespace)
@@ -882,46 +637,12 @@ class SqliteState:
                     ),
                 )
             row = self._db.read("SELECT * FROM state WHERE id = ?", (row_id,))[0]
-        return _state(row), not found
-
-    def rows(
-        self,
-        tenant: str,
-        user_id: str,
-        *,
-        source: str,
-        prefix: Sequence[str] | None,
-        with_vectors: bool = False,
-    ) -> list[StateRow]:
-        where, params = _state_scope(tenant, user_id, source, prefix)
-        rows = self._db.read(f"SELECT * FROM state WHERE {where} ORDER BY updated_at DESC, id DESC", params)
-        return [_state(row, with_vector=with_vectors) for row in rows]
-
-    def namespaces(
-        self, tenant: str, user_id: str, *, source: str, prefix: Sequence[str] | None
-    ) -> list[list[str]]:
-        where, params = _state_scope(tenant, user_id, source, prefix)
-        rows = self._db.read(f"SELECT DISTINCT ns_path, namespace FROM state WHERE {where}", params)
-        return sorted(json.loads(row["namespace"]) for row in rows)
-
-    def ids(
-        self, tenant: str, user_id: str, source: str, namespace: Sequence[str], keys: Sequence[str] | None
-    ) -> list[int]:
-        scope = _SQL.scope(tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys))
-        if scope is None:
-            return []
-        return [
-            row[0] for row in self._db.read(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
-
-    def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
-        return _delete_rows(self._db, "state", tenant, user_id, ids)
+        return self._state(row), not found
 
 
 # ---- receipts and settings ------------------------------------------------------------------------
-class SqliteReceipts:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
+class SqliteReceipts(BaseReceipts):
+    _db: _Db
 
     def claim_turn(self, tenant: str, user_id: str, digest: str, *, since: datetime) -> bool:
         with self._db.transaction():
@@ -937,40 +658,6 @@ class SqliteReceipts:
                 (tenant, user_id, digest, self._db.now_text()),
             )
         return True
-
-    def client_ref(self, tenant: str, user_id: str, ref: str) -> list[int] | None:
-        rows = self._db.read(
-            "SELECT memory_ids FROM client_refs WHERE tenant = ? AND user_id = ? AND ref = ?",
-            (tenant, user_id, ref),
-        )
-        return json.loads(rows[0][0]) if rows else None
-
-    def record_client_ref(self, tenant: str, user_id: str, ref: str, ids: Sequence[int]) -> list[int]:
-        with self._db.transaction():
-            self._db.write(
-                "INSERT INTO client_refs (tenant, user_id, ref, memory_ids, created_at) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (tenant, user_id, ref) DO NOTHING",
-                (tenant, user_id, ref, json.dumps(list(ids)), self._db.now_text()),
-            )
-            stored = self.client_ref(tenant, user_id, ref)
-        return list(ids) if stored is None else stored
-
-
-class SqliteSettings:
-    def __init__(self, db: _Db) -> None:
-        self._db = db
-
-    def get(self, name: str) -> str | None:
-        rows = self._db.read("SELECT value FROM settings WHERE name = ?", (name,))
-        return rows[0][0] if rows else None
-
-    def put(self, name: str, value: str) -> None:
-        with self._db.transaction():
-            self._db.write(
-                "INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                (name, value, self._db.now_text()),
-            )
 
 
 class SqliteDirectory:
@@ -1071,8 +758,10 @@ class SqliteDirectory:
         return Forgotten(memories=memories, turns=len(turn_ids), state_items=len(state_ids))
 
 
-class SqliteStorage:
+class SqliteStorage(BaseStorage):
     """:class:`~.interfaces.Storage` over one SQLite file (created and migrated on open)."""
+
+    _db: _Db
 
     def __init__(
         self, path: str | Path, *, clock: Clock = utc_now, lexical_form: LexicalForm = as_written
@@ -1085,20 +774,8 @@ class SqliteStorage:
         self.turns = SqliteTurns(self._db)
         self.state = SqliteState(self._db)
         self.receipts = SqliteReceipts(self._db)
-        self.settings = SqliteSettings(self._db)
+        self.settings = Settings(self._db)
         self.directory = SqliteDirectory(self._db, self.facts, self.turns, self.state)
-
-    def transaction(self) -> Any:
-        return self._db.transaction()
-
-    def atomic(self, work: Callable[[], T]) -> T:
-        return self._db.atomic(work)
-
-    def now(self) -> datetime:
-        return self.clock()
-
-    def on_facts_changed(self, listener: FactsListener) -> None:
-        self._db.listeners.append(listener)
 
     def sync_facts(self, tenant: str, user_id: str) -> None:
         """Nothing to do: one process opens the file, and it announces its own commits."""
@@ -1106,23 +783,5 @@ class SqliteStorage:
     def schema_version(self) -> int:
         return int(self._db.read("PRAGMA user_version")[0][0])
 
-    def close(self) -> None:
-        self._db.close()
-
     def __repr__(self) -> str:
         return f"SqliteStorage({self.path!r})"
-
-
-def _state_scope(
-    tenant: str, user_id: str, source: str, prefix: Sequence[str] | None
-) -> tuple[str, list[Any]]:
-    """The WHERE clause (and its parameters) of one user's state rows of ``source`` under ``prefix``."""
-    where = "tenant = ? AND user_id = ? AND source = ?"
-    params: list[Any] = [tenant, user_id, source]
-    if prefix:
-        p = ns_path(prefix)
-        # Compared as bytes: SQLite's text functions stop at a NUL character, which a namespace
-        # segment may hold.
-        where += " AND substr(CAST(ns_path AS BLOB), 1, ?) = CAST(? AS BLOB)"
-        params.extend([len(p.encode("utf-8")), p])
-    return where, params

@@ -9,20 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
 
 from ..migrations import Migration, statements
-
-NS_SEP = "\x1f"
-
-
-def ns_path(namespace: Iterable[str]) -> str:
-    """A namespace as a string whose prefixes are exactly the segment-wise prefixes.
-
-    Segments are escaped so that one holding the separator (``["a\x1fb"]``) can never be
-    mistaken for two (``["a", "b"]``).
-    """
-    return "".join(segment.replace("%", "%25").replace(NS_SEP, "%1F") + NS_SEP for segment in namespace)
+from ..rows import ns_path
 
 
 def scope_token(tenant: str, user_id: str) -> str:
