@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -67,6 +68,9 @@ class AgentHooks:
         self.sticky: dict[int, str] = {}  # last recalled context per conversation partner
         self.person_said: dict[int, str] = {}  # the person's latest words per conversation partner
         self._views: dict[int, _View] = {}  # how far each stored history was taken in
+        # Partners of a nested chat this agent runs inside its reply to someone else
+        # (register_nested_chats, a society of mind): the person is not in it (see in_nested_chat).
+        self.inner: set[int] = set()
         self.pending: _Pending | None = None  # a recall started by this reply's hook
         self._waits: tuple[Callable[..., Any], ...] = ()
 
@@ -165,6 +169,10 @@ class AgentHooks:
         session = self.session
         if session.closed or is_manager(sender):
             return  # a group chat manager only relays what a member said
+        if in_nested_chat(self.agent, recipient):
+            self.inner.add(id(recipient))
+            return
+        self.inner.discard(id(recipient))
         # What the agent received since it last spoke, in any of its chats, is older than what it
         # sends now: a chat that ended on a reply to it (initiate_chats, max_turns) left some.
         self.catch_up()
@@ -180,6 +188,8 @@ class AgentHooks:
             return messages
         agent, last = self.agent, messages[-1]
         sender = sender_of(agent, messages)
+        if sender is not None and (id(sender) in self.inner or in_nested_chat(agent, sender)):
+            return messages  # a turn of a nested chat: neither the person's words nor about them
         person_said = self._take_in(sender, messages)
         if role_of(agent, self.speaker_role) == "human" or _is_termination(agent, last):
             return messages
@@ -218,7 +228,7 @@ class AgentHooks:
         if not isinstance(chats, dict):
             return
         for partner, messages in list(chats.items()):
-            if isinstance(messages, list) and messages:
+            if isinstance(messages, list) and messages and id(partner) not in self.inner:
                 self._take_in(partner, messages)
 
     def _with_context(self, messages: list[dict[str, Any]], context: str) -> list[dict[str, Any]]:
@@ -329,6 +339,26 @@ class _View:
     def reset_in(self, messages: list[Any]) -> bool:
         # AG2 clears a history in place at the start of a chat; the object at the old end moves.
         return len(messages) < self.seen or (self.seen > 0 and messages[self.seen - 1] is not self.last)
+
+
+def in_nested_chat(agent: Any, partner: Any) -> bool:
+    """Whether ``agent`` is talking to ``partner`` from inside its own reply to someone else.
+
+    That is a nested chat: a reply function (``register_nested_chats``' summary, a society of
+    mind) runs a chat of the agent's own before it answers. The person is not in it; its words
+    are the agent's deliberation, and the reply it ends in is what the person hears. Found on the
+    call stack: AG2 marks neither the start nor the end of a nested chat."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name in _REPLY_FRAMES and frame.f_locals.get("self") is agent:
+            sender = frame.f_locals.get("sender")
+            if sender is not None and sender is not partner:
+                return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
+_REPLY_FRAMES = frozenset({"generate_reply", "a_generate_reply"})
 
 
 def is_manager(agent: Any) -> bool:

@@ -11,6 +11,7 @@ never piles up, and never sits between a tool call and its results.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -65,6 +66,18 @@ def detach(memory: HasSession, agent: Any) -> None:
         chain[:] = [entry for entry in chain if not _bound(entry, memory)]
 
 
+def delegated() -> bool:
+    """Whether the agent turn being built runs as another agent's sub-task: ag2's ``run_task``
+    (behind ``Agent.as_tool``) is on the call stack (await chains are), whichever agents carry
+    this middleware. ag2 passes the sub-task no mark of its own."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "run_task" and str(frame.f_globals.get("__name__", "")).startswith("ag2."):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
 class TurnMemory(BaseMiddleware):
     """One agent turn's view of the memory: ag2 builds a middleware instance per turn."""
 
@@ -74,6 +87,10 @@ class TurnMemory(BaseMiddleware):
         # The request recalled on and its block: calls after tool results reuse it, the way the
         # classic hooks keep the context for a tool's result.
         self._recalled: tuple[str, str] | None = None
+        # A sub-task another agent delegated (Agent.as_tool): its request is that agent's, not the
+        # person's, and its answer goes back to that agent. It may recall (it works for the
+        # person); what it is asked and answers is not the person's chat and is not captured.
+        self.delegated = delegated()
 
     async def on_llm_call(
         self, call_next: LLMCall, events: Sequence[BaseEvent], context: Context
@@ -86,7 +103,7 @@ class TurnMemory(BaseMiddleware):
         try:
             history = list(await context.stream.history.get_events())
             position = spoken_count(history)
-            if session.capture != "sent":
+            if session.capture != "sent" and not self.delegated:
                 for at, text in new_person_turns(history):
                     session.capture_turn("human", text, at)
             block = await self._block(history, started)
@@ -101,7 +118,12 @@ class TurnMemory(BaseMiddleware):
                 context.prompt = original
         else:
             response = await call_next(events, context)
-        if position is not None and session.capture != "received" and not session.closed:
+        if (
+            position is not None
+            and session.capture != "received"
+            and not session.closed
+            and not self.delegated
+        ):
             try:
                 said = utterance(response)
                 if said is not None:
