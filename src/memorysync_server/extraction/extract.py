@@ -348,6 +348,20 @@ def _named_thing(previous: str, clause: str) -> str | None:
     return f"User's {things[-1]['thing']} is called {m['name']}"
 
 
+# A clause that says what it is about elsewhere: it points back ("I overdid it", "I'm losing
+# that argument"), or tells how the speaker's body took what the clause before it said ("my eyes
+# swell shut", "my stomach protests", "my forearms are still dead").
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|these|those|them)\b", re.IGNORECASE)
+_BODY_TOLD = re.compile(
+    r"^User's\s+(?:eyes|ears|nose|throat|stomach|head|back|neck|shoulders?|arms?|forearms|hands?|"
+    r"fingers|legs?|knees?|ankles?|feet|foot|skin|muscles|body)\b"
+)
+
+
+def _lacks_topic(fact: str) -> bool:
+    return bool(_BODY_TOLD.match(fact) or _POINTS_BACK.search(fact.removeprefix("User")))
+
+
 def _clean(clause: str) -> str:
     return clause.strip().strip(" ,;:-–—").rstrip(".!").strip()
 
@@ -480,14 +494,18 @@ class RuleExtractor:
             sentence = f"{_clean(main)} {link} {condition.strip().rstrip(',')}"
         elif re.match(r"^if\b", sentence, re.I):
             return []
-        facts = []
+        facts: list[str] = []
         # The whole sentence decides past or present: "I used to smoke but I quit".
         past = mentions_past(sentence) or (past_turn and not _HABIT.search(sentence))
         previous = ""
         for raw in _clauses(sentence):
             fact = _named_thing(previous, raw) if previous else None
             fact = fact or self._clause(unfront(raw.strip()), explicit=explicit, past=past)
-            if fact:
+            if fact and facts and _lacks_topic(fact) and len(facts[-1]) + len(fact) < MAX_JOINED:
+                # "I'm allergic to cats, my eyes swell shut": on its own the second clause has
+                # lost what it is about; it stays with the clause that says it.
+                facts[-1] = f"{facts[-1]}; {fact}"
+            elif fact:
                 facts.append(fact)
             previous = raw
         return facts

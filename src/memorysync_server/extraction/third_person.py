@@ -471,8 +471,12 @@ def _bare(word: str) -> str:
 
 
 def _only_adverb(word: str) -> bool:
-    # "slowly", "happily": never a verb, so never conjugated ("slowlies").
-    return word.endswith("ly") and set(_lemmas(word)) == {"ADV"}
+    # "slowly", "happily": never a verb, so never conjugated ("slowlies"); nor is an -ly word the
+    # lexicon does not know ("I weirdly love it": "weirdlies").
+    if not word.endswith("ly") or len(word) <= 4:
+        return False
+    kinds = set(_lemmas(word))
+    return kinds == {"ADV"} or not kinds
 
 
 def _skip_adverbs(words: list[str], i: int) -> int:

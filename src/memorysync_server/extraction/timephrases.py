@@ -222,7 +222,8 @@ _MONTH = "(?-i:" + "|".join(_MONTHS) + ")"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _NO_YEAR = r"(?!\s*,?\s*\d)"
 _BY_TENSE = re.compile(
-    rf"\b(?P<wd_pre>on|since|by|until|till|this(?!\s+past)) {_WD}\b"
+    # "on Tuesday nights" is a habit, not a day.
+    rf"\b(?P<wd_pre>on|since|by|until|till|this(?!\s+past)) {_WD}\b(?!\s+(?:nights|mornings|evenings|afternoons)\b)"
     rf"|\b(?P<m_pre>in|for|since|until|till|by|from|through|during|around|early|late|mid-?)\s*(?P<month>{_MONTH})\b"
     rf"{_NO_YEAR}(?!\s+the\b)"
     rf"|\b(?P<md_month>{_MONTH})\s+{_ORDINAL}\b{_NO_YEAR}"

@@ -361,3 +361,49 @@ def test_a_subject_is_restored_only_before_a_verb(text: str, facts: list[str]) -
 def test_its_before_a_participle_goes_on_as_which_has(text: str, fact: str) -> None:
     # "It's shown me" is "it has shown me": retold as "which is shown them" it read as nonsense.
     assert RuleExtractor(preload=False).extract(text) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # A clause that points back, or tells how the body took it, stays with what it is about.
+        (
+            "I'm terribly allergic to cats, my eyes swell shut.",
+            ["User is terribly allergic to cats; User's eyes swell shut"],
+        ),
+        (
+            "I can't handle spicy food at all, my stomach protests.",
+            ["User cannot handle spicy food at all; User's stomach protests"],
+        ),
+        (
+            "I'm more of a dog person, but I'm losing that argument.",
+            ["User is more of a dog person; User is losing that argument"],
+        ),
+        (
+            "Jess and I went climbing and I think I overdid it.",
+            ["User and Jess went climbing; User thinks they overdid it"],
+        ),
+        # Clauses with a topic of their own stay apart.
+        ("I have two dogs and my son has a lizard.", ["User has two dogs", "User's son has a lizard"]),
+        (
+            "I broke my wrist, I still can't type well.",
+            ["User broke their wrist", "User still cannot type well"],
+        ),
+    ],
+)
+def test_a_clause_that_lost_its_topic_stays_with_the_clause_before_it(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+def test_an_adverb_the_lexicon_does_not_know_is_not_conjugated() -> None:
+    assert extract("I weirdly love swimming now.") == ["User weirdly loves swimming now"]
+
+
+def test_a_weekday_habit_is_not_given_a_date() -> None:
+    from datetime import date
+
+    from memorysync_server.extraction.timephrases import resolve
+
+    said = date(2022, 9, 14)
+    assert resolve("User goes to the gym on Tuesday nights", said) == "User goes to the gym on Tuesday nights"
+    assert resolve("User went to the gym on Tuesday", said) == "User went to the gym on 13 September 2022"
