@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -122,6 +123,9 @@ class MemoryFront:
         )
         self._speaker_role = speaker_role
         self._attached: dict[int, tuple[Any, AgentHooks]] = {}
+        # Weakly: the session outlives a dropped front only until the exit handlers run.
+        catch_up = weakref.WeakMethod(self._catch_up)
+        self.session.before_exit = lambda: (catch_up() or _nothing)()
         self._lock = threading.Lock()
 
     # -- settings, read-only -----------------------------------------------------------------------
@@ -245,3 +249,7 @@ class MemoryFront:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.session!r})"
+
+
+def _nothing() -> None:
+    pass

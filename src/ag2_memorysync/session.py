@@ -109,6 +109,9 @@ class MemorySession:
         self._recaller.writes = self._writer
         self._lock = threading.Lock()
         self._closed = False
+        # What the owner captures last when the process exits without close() (the words a group
+        # chat's member received after its last reply: MemoryFront's catch-up).
+        self.before_exit: Callable[[], None] | None = None
         exits.register(self, _report_undelivered)
         # Warm the connection and the tenant off the hot path: the first reply should not pay for it.
         # The clients were built by Connection on this thread, so the loop only does the I/O.
@@ -259,6 +262,8 @@ class MemorySession:
     # -- exit (memorysync_core.exits) --------------------------------------------------------------
 
     def drain_at_exit(self, timeout: float) -> int:
+        if not self._closed and self.before_exit is not None:
+            self.before_exit()
         if self._closed or self._writer.flush(timeout):
             return 0
         return self._writer.pending

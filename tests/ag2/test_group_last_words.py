@@ -121,3 +121,64 @@ def test_a_sequence_of_chats_keeps_the_replies_the_person_never_answered(make_me
         ("user", "Book us a table, please.\nContext: \nFriday at 7 works."),  # autogen's carryover
         ("assistant", "Table for two, booked."),
     ]
+
+
+GROUP_SCRIPT = f"""
+import sys
+from autogen import ConversableAgent, GroupChat, GroupChatManager, UserProxyAgent
+from ag2_memorysync import MemorySyncCapability
+
+base_url, api_key, user = sys.argv[1:4]
+
+
+def scripted(name, lines, human=False):
+    if human:
+        agent = UserProxyAgent(name, human_input_mode="NEVER", code_execution_config=False, llm_config=False)
+    else:
+        agent = ConversableAgent(name, llm_config=False, human_input_mode="NEVER")
+    said = iter(lines)
+    agent.register_reply([ConversableAgent, None], lambda *a, **k: (True, next(said, "Thanks, that's all.")), position=0)
+    return agent
+
+
+customer = scripted("customer", {CUSTOMER[1:]}, human=True)
+planner = scripted("planner", {PLANNER})
+concierge = scripted("concierge", {CONCIERGE})
+memory = MemorySyncCapability(user_id=user, session_id="exit", api_key=api_key, base_url=base_url)
+memory.add_to_agent(concierge)
+chat = GroupChat(agents=[customer, planner, concierge], messages=[], max_round=5, speaker_selection_method="round_robin")
+customer.initiate_chat(GroupChatManager(chat, llm_config=False), message={CUSTOMER[0]!r}, silent=True)
+# No flush(), no close(): the program just ends.
+"""
+
+
+def test_a_program_that_ends_without_flush_still_stores_the_last_words(server, stored, uid):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "ignore:flaml.automl is not available:UserWarning",
+            "-c",
+            GROUP_SCRIPT,
+            server.base_url,
+            server.api_key,
+            uid,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    transcript = stored.transcript(uid, "exit")
+    assert len(transcript) == 5
+    assert transcript[:3] == [("user", CUSTOMER[0]), ("assistant", PLANNER[0]), ("assistant", CONCIERGE[0])]
+    assert transcript[3:] == [
+        ("user", CUSTOMER[1]),
+        ("assistant", PLANNER[1]),
+    ]  # after the concierge's last reply
