@@ -189,6 +189,15 @@ class _Part:
         self._db = db
         self._sql = db.dialect
 
+    def _ids_in(self, table: str, scope: tuple[str, list[Any]] | None) -> list[int]:
+        """The ids of ``table``'s rows in ``scope`` (a ``Dialect.scope``; None: none), ascending."""
+        if scope is None:
+            return []
+        return [
+            int(row["id"])
+            for row in self._db.rows(f"SELECT id FROM {table} WHERE {scope[0]} ORDER BY id", scope[1])
+        ]
+
 
 # ---- facts ------------------------------------------------------------------------------------
 class BaseFacts(_Part):
@@ -478,12 +487,7 @@ class BaseTurns(_Part):
         source: str | None,
     ) -> list[int]:
         scope = self._sql.scope(tenant, user_id, {"session_id": session_id, "source": source}, ("id", ids))
-        if scope is None:
-            return []
-        return [
-            int(row["id"])
-            for row in self._db.rows(f"SELECT id FROM history WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
+        return self._ids_in("history", scope)
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return self._db.delete_rows("history", tenant, user_id, ids)
@@ -552,12 +556,7 @@ class BaseState(_Part):
         scope = self._sql.scope(
             tenant, user_id, {"source": source, "ns_path": ns_path(namespace)}, ("key", keys)
         )
-        if scope is None:
-            return []
-        return [
-            int(row["id"])
-            for row in self._db.rows(f"SELECT id FROM state WHERE {scope[0]} ORDER BY id", scope[1])
-        ]
+        return self._ids_in("state", scope)
 
     def delete(self, tenant: str, user_id: str, ids: Sequence[int]) -> list[int]:
         return self._db.delete_rows("state", tenant, user_id, ids)
