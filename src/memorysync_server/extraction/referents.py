@@ -213,10 +213,41 @@ def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
     return out[::-1]
 
 
+# "there" after going or living: where to, or where.
+_THERE = re.compile(
+    r"\b(?P<verb>(?:go|goes|going|went|gone|fly|flies|flying|flew|flown|travel\w*|head\w*|mov\w*|"
+    r"drive|drives|driving|drove|return\w*|com(?:e|es|ing)|came|back|live|lives|living|lived|stay\w*|"
+    r"work|works|working|worked))\s+there\b"
+)
+_TO = re.compile(
+    r"^(?:go|goes|going|went|gone|fly|flies|flying|flew|flown|travel|head|mov|drive|drove|return|com|came|back)"
+)
+# A place named in a sentence: a capitalised name after a preposition ("back from Osaka").
+_PLACE = re.compile(
+    r"\b(?:from|to|in|at|near|around|visit|visiting|visited)\s+(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+
+
+def _there(fact: str, turn: str) -> str:
+    """ "User is flying there next month" after "I'll rent one when I'm back from Osaka": the
+    place the sentence just before names (its last), "to" it after going, "in" it after living."""
+    m = _THERE.search(fact)
+    if m is None:
+        return fact
+    before = _before_fact(turn, fact)[:1]
+    places = [p["place"] for p in _PLACE.finditer(before[0])] if before else []
+    if not places or places[-1] in ("User", "I"):
+        return fact
+    link = "to" if _TO.match(m["verb"].lower()) else "in"
+    return f"{fact[: m.end('verb')]} {link} {places[-1]}{fact[m.end() :]}"
+
+
 def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     """``fact`` with an "it" or "them" that stands for a thing replaced by that thing, when the
     turn before the fact's words (``turn`` up to its first clause), or ``context`` (the turns
-    before it, nearest last), names one that fits."""
+    before it, nearest last), names one that fits; a "there" after going or living, by the place
+    the sentence before names."""
+    fact = _there(fact, turn)
     m = next((m for m in _PRONOUN.finditer(fact) if _is_object(fact[: m.start()])), None)
     if m is None or _IDIOM.search(fact) or _VAGUE_VERB.search(fact):
         return fact

@@ -126,6 +126,18 @@ def test_a_fact_keeps_what_it_is_about_from_the_question_before_it(api: Api) -> 
     assert api.v1("/v1/memory/query", "u", prompt="Wow", k=10, types=["conversation"])["memories"] == []
 
 
+def test_a_there_after_going_names_the_place_the_sentence_before_named(api: Api) -> None:
+    api.turn(
+        "u",
+        "I still don't own a car. But I'll rent one when I'm back from Osaka. "
+        "I'm flying there next month to visit my grandmother for the holidays.",
+        occurred_at=MAY,
+    )
+    texts = api.texts("u")
+    assert "User is flying to Osaka in June 2023 to visit their grandmother for the holidays" in texts
+    assert not any(" there " in text for text in texts)
+
+
 def test_what_a_turn_goes_on_to_say_stays_with_its_fact_and_a_time_said_before_dates_it(api: Api) -> None:
     api.turn(
         "u",
