@@ -75,11 +75,14 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
             await closing
         return result, elapsed, max(gaps)
 
+    # The default budget: a stall of a whole budget stands far apart from the scheduling gaps a
+    # loaded machine adds (0.39 s seen once with two CPU hogs, a test run and a matrix run beside).
+    budget = 1.2
     budgets = {
         "api_key": server.api_key,
         "base_url": server.base_url,
-        "recall_timeout": 0.6,
-        "write_timeout": 0.6,
+        "recall_timeout": budget,
+        "write_timeout": budget,
     }
     # agno imports modules on the loop the first time a path needs them (agno.offload on its
     # first tool call, agno.team when the memory manager builds its tools) and the server loads
@@ -98,10 +101,10 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
     assert result.status.value == "COMPLETED"
     # The loop never stalled for anything like a budget while the server was being waited on
     # (agno's own synchronous work between awaits accounts for up to ~0.1 s).
-    assert worst_gap < 0.3
+    assert worst_gap < budget / 2
     # every memory call is bounded: context read, extraction read, write, re-read
-    assert elapsed < 4 * 0.6 + 1.0
-    assert sync_gap >= 0.5
+    assert elapsed < 4 * budget + 1.0
+    assert sync_gap >= 0.8 * budget
 
 
 def test_no_everything_wipe_is_one_call_away(server, db):
