@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -34,6 +33,7 @@ from .placement import block_role, inject, insertion_index
 from .recall import loop_running
 from .roles import RoleOverride, role_of, sender_of, speaker_of
 from .session import MemorySession
+from .stack import callers
 from .versions import INSTALL_HINT
 
 log = logging.getLogger("ag2_memorysync")
@@ -70,7 +70,8 @@ class AgentHooks:
         self._views: dict[int, _View] = {}  # how far each stored history was taken in
         # Partners of a nested chat this agent runs inside its reply to someone else
         # (register_nested_chats, a society of mind): the person is not in it (see in_nested_chat).
-        self.inner: set[int] = set()
+        # Held, not just their ids: a dead agent's id may be a new agent's.
+        self.inner: dict[int, Any] = {}
         self.pending: _Pending | None = None  # a recall started by this reply's hook
         self._waits: tuple[Callable[..., Any], ...] = ()
 
@@ -170,9 +171,9 @@ class AgentHooks:
         if session.closed or is_manager(sender):
             return  # a group chat manager only relays what a member said
         if in_nested_chat(self.agent, recipient):
-            self.inner.add(id(recipient))
+            self.inner[id(recipient)] = recipient
             return
-        self.inner.discard(id(recipient))
+        self.inner.pop(id(recipient), None)
         # What the agent received since it last spoke, in any of its chats, is older than what it
         # sends now: a chat that ended on a reply to it (initiate_chats, max_turns) left some.
         self.catch_up()
@@ -348,13 +349,11 @@ def in_nested_chat(agent: Any, partner: Any) -> bool:
     mind) runs a chat of the agent's own before it answers. The person is not in it; its words
     are the agent's deliberation, and the reply it ends in is what the person hears. Found on the
     call stack: AG2 marks neither the start nor the end of a nested chat."""
-    frame = sys._getframe(1)
-    while frame is not None:
+    for frame in callers():
         if frame.f_code.co_name in _REPLY_FRAMES and frame.f_locals.get("self") is agent:
             sender = frame.f_locals.get("sender")
             if sender is not None and sender is not partner:
                 return True
-        frame = frame.f_back  # type: ignore[assignment]
     return False
 
 

@@ -11,7 +11,6 @@ never piles up, and never sits between a tool call and its results.
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -21,6 +20,7 @@ from ag2.middleware import BaseMiddleware, HumanInputHook, LLMCall
 from ag2.middleware.describe import MiddlewareDescription
 
 from ..session import MemorySession
+from ..stack import callers
 from .events import last_request_text, new_person_turns, spoken_count, utterance
 
 log = logging.getLogger("ag2_memorysync")
@@ -70,12 +70,10 @@ def delegated() -> bool:
     """Whether the agent turn being built runs as another agent's sub-task: ag2's ``run_task``
     (behind ``Agent.as_tool``) is on the call stack (await chains are), whichever agents carry
     this middleware. ag2 passes the sub-task no mark of its own."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_name == "run_task" and str(frame.f_globals.get("__name__", "")).startswith("ag2."):
-            return True
-        frame = frame.f_back  # type: ignore[assignment]
-    return False
+    return any(
+        frame.f_code.co_name == "run_task" and str(frame.f_globals.get("__name__", "")).startswith("ag2.")
+        for frame in callers()
+    )
 
 
 class TurnMemory(BaseMiddleware):
