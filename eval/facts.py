@@ -6,7 +6,8 @@ turn's "it" can be read from the question before it). Each fact the server keeps
 own: what it is about and when are in it) or not (a fragment that lost its topic, small talk, a
 clause cut in the middle), with why. A fact nobody judged yet is counted apart: judge it and add
 it. Also measured without labels: the share of facts holding an "it", "him", "her" or
-"something" (the crude check) and the share that do not stand alone (``stands_alone``).
+"something" (the crude check), the share of those judged bad (an "it" left unresolved) and the
+share that do not stand alone (``stands_alone``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,14 @@ def fact_figures(chats: Path = CHATS) -> dict[str, float]:
         "judged good": good / len(known) if known else float("nan"),
         "unjudged": len(facts) - len(known),
         "hold it/him/her/something": sum(bool(_CRUDE.search(f)) for f in facts) / len(facts)
+        if facts
+        else 0.0,
+        # The crude check counts "Rosa had her baby" and "it's a long way" too; a fact judged
+        # bad that holds one is one whose "it" or "her" was left unresolved.
+        "unresolved it/him/her/something (judged)": sum(
+            1 for f in known if _CRUDE.search(f) and not judged[f]["good"]
+        )
+        / len(facts)
         if facts
         else 0.0,
         "do not stand alone": sum(not stands_alone(f) for f in facts) / len(facts) if facts else 0.0,

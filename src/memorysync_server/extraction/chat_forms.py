@@ -20,10 +20,12 @@ _FIRST_PERSON_START = r"(?i:i|i'm|im|i've|i'd|i'll|my|me|we|we're|we've|we'll|we
 _OPENERS = (
     r"(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
     r"plus|tbh|ngl|um|uh|ah|aw|aww|awww|ooh|wow|whoa|yeah|yes|yep|yup|no|nope|nah|ok|okay|lol|haha|hah|ha|"
-    r"hehe|hmm|yay|sure|totally|true|right|cool|nice|great|awesome|congrats|omg|ugh|hey|hi|hello)\b[\s,!.:-]*)*"
+    r"hehe|hmm|yay|sure|totally|true|right|cool|nice|great|awesome|congrats|omg|ugh|hey|hi|hello|oof|"
+    r"you\s+know|y'know|ya\s+know)\b[\s,!.:-]*)*"
     r"(?:(?P<name>[A-Z][a-z]+)\s*(?:[,!.:-]+\s*|$))?"
 )
-_LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + ")")
+# "Oh, and Jonah and I are going ...": the subject the speaker shares starts the statement too.
+_LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?:I|me)\b)")
 _REACTION = re.compile("^" + _OPENERS)
 _TRAILING_NAME = re.compile(r"(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
 
@@ -115,6 +117,14 @@ def strip_trailing_name(clause: str) -> str:
 _STILL = frozenset(["still", "currently", "just"])
 
 
+_WHEN_FOLLOWS = re.compile(
+    r"(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple(?:\s+of)?|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago|last\s+(?:week|month|year|spring|summer|fall|autumn|winter)|"
+    r"in\s+(?:19|20)\d\d|yesterday)\b",
+    re.IGNORECASE,
+)
+
+
 def restore_subject(sentence: str) -> str:
     """ "Went camping last weekend" -> "I went camping last weekend"; other sentences unchanged.
 
@@ -135,6 +145,10 @@ def restore_subject(sentence: str) -> str:
     if first == "just" and len(words) > 1 and is_plain_past(words[1].lower()):
         return "I " + sentence[0].lower() + sentence[1:]
     if is_plain_past(first):
+        return "I " + sentence[0].lower() + sentence[1:]
+    if first.endswith("ed") and len(words) > 1 and _WHEN_FOLLOWS.match(sentence.split(maxsplit=1)[1]):
+        # "Retired two years ago this spring": a form that could be a feeling ("Excited to ...")
+        # is an event when a time follows it.
         return "I " + sentence[0].lower() + sentence[1:]
     return sentence
 

@@ -125,7 +125,9 @@ _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-\u2013\u2014]+\s+|(?<=[a-z])[-
 _CLAUSES = re.compile(
     r"\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*"
     r"(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b|(?:her|his|its)\s+name\b"
-    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've)\s)",
+    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've)\s"
+    # "..., and Dana and I crunched the numbers": a statement the speaker shares with someone.
+    r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?-i:I)\s)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -298,6 +300,9 @@ _BARE_THING = re.compile(
 )
 
 
+_OWNED_THING = re.compile(r"^my\s+[\w-]+'s\s+[\w-]+$", re.IGNORECASE)
+
+
 def _is_bare_thing(piece: str) -> bool:
     return bool(_BARE_THING.match(piece))
 
@@ -358,8 +363,88 @@ _BODY_TOLD = re.compile(
 )
 
 
+# A clause whose verb is only said elsewhere: "we did, until ..." (the verb is the sentence
+# before's), "but I do miss the people" (the contrast is with the clause before), "I'd never
+# sleep again" (the consequence of the clause before).
+_ELLIPTICAL = re.compile(
+    r"^User(?: and (?:others|[A-Z][\w'-]*))? (?:"
+    r"(?:did|does|do|is|are|was|were|has|have|had|will|can|could|would)(?: not|n't)?(?:,|$| too\b| though\b)"
+    r"|(?:does|do|did) (?!not\b)[a-z]+)"
+)
+_CONSEQUENCE = re.compile(r"^User would\b")
+# "I start on Monday": a start with nothing said of what starts.
+_BARE_START = re.compile(
+    r"^User (?:starts|start|started|begins|began|will start|will begin)\b"
+    r"(?!\s+(?:a|an|the|their|at|with|as|working|work|school|college|uni|university|[a-z]+ing)\b)"
+)
+
+
 def _lacks_topic(fact: str) -> bool:
-    return bool(_BODY_TOLD.match(fact) or _POINTS_BACK.search(fact.removeprefix("User")))
+    return bool(
+        _BODY_TOLD.match(fact)
+        or _ELLIPTICAL.match(fact)
+        or _BARE_START.match(fact)
+        or _CONSEQUENCE.match(fact)
+        or _POINTS_BACK.search(fact.removeprefix("User"))
+    )
+
+
+# "... at a startup called Brightpath, which is... fine": the sentence broke off where it went on.
+_DANGLING = re.compile(
+    r"(?:,?\s+(?:which|who|that)(?:\s+(?:is|was|are|were)|'s)|,\s*(?:which|who))\s*$", re.IGNORECASE
+)
+
+
+def _told_before(words: str) -> str | None:
+    """What a clause or sentence that gave no fact says, retold to go before a fact that lacks
+    its topic ("Fieldnote offered me the job, I start on Monday" -> "Fieldnote offered User the
+    job; User starts on ..."), or None when it says too little, asks or speaks to the listener."""
+    clean = _TRAILING_THANKS.sub("", _clean(_GREETING.sub("", words)))
+    if not clean or words.rstrip().endswith("?") or about_listener(clean) or len(clean) > _MAX_TOLD_BEFORE:
+        return None
+    clean = _LINK.sub("", clean)
+    if (
+        _QUESTION_START.match(clean)
+        or _REQUEST.match(clean)
+        or _ASKS_ME.match(clean)
+        or _PRONOUN_FIRST.match(clean)
+    ):
+        return None  # a pronoun first has a topic elsewhere itself ("It's about 50 minutes")
+    if _SPEAKER_SUBJECT.search(clean):
+        return None  # a statement of the speaker's own that gave no fact was refused for a reason
+    if len(re.findall(r"[^\W\d_]{3,}", clean)) < 3 or not says_something(clean):
+        return None
+    return _OBJECT_ME.sub("User", _MY.sub("User's", clean))
+
+
+# Longer than this, what came before is a story of its own rather than the topic of a clause.
+_MAX_TOLD_BEFORE = 120
+_OBJECT_ME = re.compile(r"\bme\b")
+_ASKS_ME = re.compile(r"^[a-z]+\s+me\b", re.IGNORECASE)  # "Distract me, tell me something good"
+_LINK = re.compile(r"^(?:and|but|so|or|plus|also|then)\b[\s,]*", re.IGNORECASE)
+_PRONOUN_FIRST = re.compile(
+    r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|there's|he|he's|she|she's|we|we're|you)\b",
+    re.IGNORECASE,
+)
+_SPEAKER_SUBJECT = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|our|us)\b", re.IGNORECASE)
+# A fact whose topic is surely in the sentence before: "User is losing that argument".
+_NAMES_BACK = re.compile(
+    r"\b(?:that|this|these|those)\s+(?!(?:week|weekend|month|year|morning|afternoon|evening|time|spring|summer|"
+    r"fall|autumn|winter|one)\b)[a-z]+|\b(?:it|that|them)$"
+)
+
+
+def _needs_sentence_before(fact: str) -> bool:
+    return bool(
+        _BODY_TOLD.match(fact)
+        or _ELLIPTICAL.match(fact)
+        or _BARE_START.match(fact)
+        or _CONSEQUENCE.match(fact)
+        or _NAMES_BACK.search(fact)
+    )
+
+
+_MY = re.compile(r"\bmy\b")
 
 
 def _clean(clause: str) -> str:
@@ -422,6 +507,22 @@ def _elaboration(piece: str, after_dash: bool) -> str | None:
     return retold if retold.startswith("I ") else retold[0].lower() + retold[1:]
 
 
+def _read_with_sentence_before(found: list[str], facts: list[str], previous: int | None, before: str) -> None:
+    """Joins the first of a sentence's ``found`` facts to the sentence before when it says what
+    the fact is about, in place: to the fact that sentence gave (``facts[previous]``; "Jess and I
+    still climb together. Well, we did, until I tore a finger pulley"), or, when it gave none, to
+    its words ("Leila really wants a cat. I'm more of a dog person, but I'm losing that argument")."""
+    if not _needs_sentence_before(found[0]):
+        return
+    if previous is not None:
+        if _ELLIPTICAL.match(found[0]) and len(facts[previous]) + len(found[0]) < MAX_JOINED:
+            facts[previous] = f"{facts[previous]}; {found.pop(0)}"
+        return
+    told = _told_before(before) if before else None
+    if told is not None and len(told) + len(found[0]) < MAX_JOINED:
+        found[0] = f"{told}; {found[0]}"
+
+
 class RuleExtractor:
     """Deterministic rules; see the module docstring for what is kept and what is dropped.
 
@@ -447,24 +548,30 @@ class RuleExtractor:
         previous: int | None = None
         # A time said in a piece that gave no fact ("Last week was eye-opening. I visited ...").
         when: str | None = None
+        before = ""  # the piece before this one
         for piece, after_dash in _pieces(text.strip()):
             found = [
                 f for f in self._sentence(piece, explicit=explicit, past_turn=past_turn) if f not in facts
             ]
+            if found:
+                _read_with_sentence_before(found, facts, previous, before)
             if found:
                 if when is not None and time_phrase(found[0]) is None:
                     found[0] = f"{found[0]} {when}"
                 when = None
                 facts.extend(found)
                 previous = len(facts) - 1
+                before = piece
                 continue
             more = _elaboration(piece, after_dash) if previous is not None else None
             if more is not None and previous is not None and len(facts[previous]) + len(more) <= MAX_JOINED:
                 joint = " -" if after_dash else "," if more.startswith("which ") else ";"
                 facts[previous] = f"{facts[previous]}{joint} {more}"
+                before = piece
                 continue
             previous = None
             when = time_phrase(piece) or when
+            before = piece
         return facts
 
     def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:
@@ -501,6 +608,13 @@ class RuleExtractor:
         for raw in _clauses(sentence):
             fact = _named_thing(previous, raw) if previous else None
             fact = fact or self._clause(unfront(raw.strip()), explicit=explicit, past=past)
+            told = (
+                _told_before(previous)
+                if fact and not facts and previous and _needs_sentence_before(fact)
+                else None
+            )
+            if fact and told is not None:
+                fact = f"{told}; {fact}"
             if fact and facts and _lacks_topic(fact) and len(facts[-1]) + len(fact) < MAX_JOINED:
                 # "I'm allergic to cats, my eyes swell shut": on its own the second clause has
                 # lost what it is about; it stays with the clause that says it.
@@ -511,7 +625,7 @@ class RuleExtractor:
         return facts
 
     def _clause(self, raw: str, *, explicit: bool, past: bool) -> str | None:
-        clause = _TRAILING_THANKS.sub("", _clean(raw))
+        clause = _DANGLING.sub("", _TRAILING_THANKS.sub("", _clean(raw)))
         if not clause or clause.endswith("?"):
             return None
         if not explicit and not _PERSONAL_START.match(clause) and not _MY_INSIDE.search(clause):
@@ -530,6 +644,8 @@ class RuleExtractor:
             return fact[0].upper() + fact[1:]
         if about_listener(clause) or is_hedge(clause) or _is_bare_thing(clause):
             return None
+        if not explicit and _OWNED_THING.match(clause):
+            return None  # "It's shorbat adas, my mom's recipe": a thing named, nothing told of it
         favourite = _FAVOURITE.match(clause)
         if (
             favourite

@@ -64,7 +64,7 @@ EMPTY_WORDS = _wordset(
     honored honoured humbled overwhelmed amazed surprised curious interested super pretty quite kinda sorta
     bit little time times day days moment moments experience same other others new what how who which while
     because if when than such yesterday tomorrow week weekend month year morning afternoon evening night
-    last next ago earlier later there"""
+    last next ago earlier later there opposite"""
 )
 _WORD = re.compile(r"[a-z][a-z'-]*")
 

@@ -166,6 +166,14 @@ def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
     return "in", str(said.year - n)
 
 
+def _years_ago_season(m: re.Match[str], said: date) -> tuple[str, str]:
+    # "two years ago this spring": that season, that many years back.
+    raw = m.group(1).lower()
+    n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    name = m.group(3).lower()
+    return "in", _season_name(_SEASONS.index("autumn" if name == "fall" else name), said.year - n)
+
+
 def _rules() -> list[Rule]:
     def r(pattern: str, fn: Callable[[re.Match[str], date], tuple[str, str]]) -> Rule:
         return re.compile(rf"\b{pattern}\b", re.IGNORECASE), fn
@@ -203,6 +211,7 @@ def _rules() -> list[Rule]:
         r(r"last year", lambda m, d: ("in", str(d.year - 1))),
         r(r"this year", lambda m, d: ("in", str(d.year))),
         r(r"next year", lambda m, d: ("in", str(d.year + 1))),
+        r(rf"{_NUM} (years?) ago,? this (spring|summer|fall|autumn|winter)", _years_ago_season),
         r(rf"{_NUM} (days?|weeks?|months?|years?) ago", _ago),
         r(r"(last|this|next) (spring|summer|fall|autumn|winter)", _seasonal),
     ]

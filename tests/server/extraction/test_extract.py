@@ -407,3 +407,69 @@ def test_a_weekday_habit_is_not_given_a_date() -> None:
     said = date(2022, 9, 14)
     assert resolve("User goes to the gym on Tuesday nights", said) == "User goes to the gym on Tuesday nights"
     assert resolve("User went to the gym on Tuesday", said) == "User went to the gym on 13 September 2022"
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # A subject the speaker shares, wherever the sentence puts it.
+        (
+            "I got three commissions from friends, and Dana and I crunched the numbers.",
+            ["User got three commissions from friends", "User and Dana crunched the numbers"],
+        ),
+        (
+            "Oh, and Jonah and I are going to Vancouver for his cousin's wedding.",
+            ["User and Jonah are going to Vancouver for his cousin's wedding"],
+        ),
+        # A sentence broken off where it went on keeps what it said.
+        (
+            "I'm doing UX design at a startup called Brightpath, which is... fine.",
+            ["User is doing UX design at a startup called Brightpath"],
+        ),
+        # The two halves of a contrast, and a verb said only in the sentence before, stay together.
+        (
+            "I don't miss the night shifts one bit, but I do miss the people.",
+            ["User does not miss the night shifts one bit; User does miss the people"],
+        ),
+        (
+            "Jess and I still climb together. Well, we did, until I tore a finger pulley.",
+            ["User and Jess still climb together; User and others did, until they tore a finger pulley"],
+        ),
+        (
+            "You know I can't stand horror movies, I'd never sleep again.",
+            ["User cannot stand horror movies; User would never sleep again"],
+        ),
+        # Said of someone else, the sentence or clause before is what the fact is about.
+        (
+            "Fieldnote offered me the job, I start on Monday!",
+            ["Fieldnote offered User the job; User starts on Monday"],
+        ),
+        (
+            "Leila really wants a cat. I'm more of a dog person, but I'm losing that argument.",
+            ["Leila really wants a cat; User is more of a dog person; User is losing that argument"],
+        ),
+        # ... but not a request, a question or a sentence whose own topic is elsewhere.
+        ("Distract me, tell me something good. I'm losing that argument.", ["User is losing that argument"]),
+        ("Did Leila want a cat? I'm losing that argument.", ["User is losing that argument"]),
+        ("It's about fifty minutes each way. I'll start on Monday.", ["User will start on Monday"]),
+        # Nothing told: a stance only the listener's words explain, a thing named.
+        ("I'm the opposite. I hate flying.", ["User hates flying"]),
+        ("It's shorbat adas, my mom's recipe.", []),
+        ("I play tennis, and my wife plays golf.", ["User plays tennis", "User's wife plays golf"]),
+        # A form that could be a feeling is an event when a time follows it.
+        ("Retired two years ago this spring.", ["User retired two years ago this spring"]),
+        ("Excited to see you.", []),
+    ],
+)
+def test_a_fact_keeps_what_it_is_about_from_the_sentence_around_it(text: str, facts: list[str]) -> None:
+    assert extract(text) == facts
+
+
+def test_years_ago_this_season_is_one_time() -> None:
+    from datetime import date
+
+    from memorysync_server.extraction.timephrases import resolve
+
+    said = date(2024, 2, 5)
+    assert resolve("User retired two years ago this spring", said) == "User retired in spring 2022"
+    assert resolve("User retired two years ago", said) == "User retired in 2022"

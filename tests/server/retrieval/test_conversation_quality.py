@@ -76,6 +76,7 @@ def test_the_facts_of_our_own_chats_are_judged_and_stand_alone() -> None:
 
     figures = fact_figures()
     assert figures["unjudged"] <= 5, "judge the new facts in eval/data/chat_facts.jsonl"
-    assert figures["judged good"] >= 0.74
+    assert figures["judged good"] >= 0.84  # measured 0.870
     assert figures["do not stand alone"] <= 0.02
-    assert figures["hold it/him/her/something"] <= 0.10
+    assert figures["hold it/him/her/something"] <= 0.10  # 0.081, most of them resolved ("Rosa had her baby")
+    assert figures["unresolved it/him/her/something (judged)"] <= 0.04  # 0.024
