@@ -12,18 +12,21 @@ share that do not stand alone (``stands_alone``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from eval.conversations import CHATS, _Client, ingest, load_conversation
+from eval.conversations import CHATS, _Client, ingest, load_conversation, locomo_dir
 from memorysync_server import LocalServer
 from memorysync_server.extraction import stands_alone
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "data" / "chat_facts.jsonl"
+LOCOMO_LABELS = HERE / "data" / "locomo_fact_labels.jsonl"
 _CRUDE = re.compile(r"\b(?:it|him|her|something)\b", re.IGNORECASE)
 
 
@@ -75,11 +78,46 @@ def fact_figures(chats: Path = CHATS) -> dict[str, float]:
     }
 
 
-def main() -> int:
-    figures = fact_figures()
-    print("| chat facts | value |\n|---|---|")
+def locomo_figures(locomo: Path | None = None) -> dict[str, float] | None:
+    """The judged share of a sample of the facts LoCoMo's dev split gives (None without it).
+
+    The sample (``eval/data/locomo_fact_labels.jsonl``) holds a hash of each fact, never its
+    text: the conversations are read from ``../shared`` and not copied here."""
+    found = locomo_dir(locomo)
+    if found is None:
+        return None
+    judged = {
+        (row["conversation"], row["sha256"]): row
+        for row in map(json.loads, LOCOMO_LABELS.read_text(encoding="utf-8").splitlines())
+    }
+    good = known = 0
+    for path in sorted(found.glob("*.json")):
+        with tempfile.TemporaryDirectory(prefix="memorysync-eval-facts-") as tmp:
+            shutil.copy(path, tmp)
+            for fact in produced(Path(tmp)):
+                row = judged.get((path.stem, hashlib.sha256(fact.encode()).hexdigest()[:16]))
+                if row is not None:
+                    known += 1
+                    good += bool(row["good"])
+    return {
+        "sampled": len(judged),
+        "judged (still produced)": known,
+        "judged good": good / known if known else float("nan"),
+    }
+
+
+def _table(title: str, figures: dict[str, float]) -> None:
+    print(f"| {title} | value |\n|---|---|")
     for name, value in figures.items():
         print(f"| {name} | {value:.3f} |" if isinstance(value, float) else f"| {name} | {value} |")
+
+
+def main() -> int:
+    _table("chat facts", fact_figures())
+    dev = locomo_figures()
+    if dev is not None:
+        print()
+        _table("LoCoMo dev facts (sample)", dev)
     return 0
 
 
