@@ -190,7 +190,7 @@ def _measure_once(
     direct = []
     for i in range(samples):
         start = time.perf_counter()
-        memory.session.recall(f"{PROMPT} (direct {i})")
+        memory.session.recaller.recall(f"{PROMPT} (direct {i})")
         direct.append(time.perf_counter() - start)
     classic = _summary(
         "the capability's recall, blocking call from this thread",

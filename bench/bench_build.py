@@ -59,7 +59,7 @@ def _recalls_while(warm: Any, work: threading.Thread, at_least: float = 0.5) -> 
     work.start()
     while work.is_alive() or time.perf_counter() < until:
         start = time.perf_counter()
-        warm.session.recall(PROMPT)
+        warm.session.recaller.recall(PROMPT)
         samples.append(time.perf_counter() - start)
     work.join()
     return samples
@@ -71,11 +71,11 @@ def measure_line(server: LocalServer, cls: type, label: str) -> list[dict[str, A
     warm.save("I am allergic to peanuts.")
     warm.flush(5)
     for _ in range(5):
-        warm.session.recall(PROMPT)
+        warm.session.recaller.recall(PROMPT)
     alone = [0.0] * 40
     for i in range(len(alone)):
         start = time.perf_counter()
-        warm.session.recall(PROMPT)
+        warm.session.recaller.recall(PROMPT)
         alone[i] = time.perf_counter() - start
 
     built: list[Any] = []
@@ -88,7 +88,7 @@ def measure_line(server: LocalServer, cls: type, label: str) -> list[dict[str, A
         for i in range(BUILT):
             memory = cls(user_id=f"req-{label}-{i}", session_id="build", **kwargs)
             start = time.perf_counter()
-            memory.session.recall(PROMPT)
+            memory.session.recaller.recall(PROMPT)
             first_recalls.append(time.perf_counter() - start)
             built.append(memory)
 

@@ -56,6 +56,9 @@ def _kit_default(owner: type, name: str) -> Any:
     assert param is not None, f"{owner.__name__} has no parameter {name!r}: update the docs"
     if param.default is not None and param.default is not inspect.Parameter.empty:
         return param.default
+    groups = {"recall": RecallOptions, "writes": WriteOptions}
+    if name in groups:  # None: the group's defaults
+        return groups[name]()
     for group in (RecallOptions, WriteOptions):
         for f in dataclasses.fields(group):
             if f.name == name and f.default is not dataclasses.MISSING:

@@ -110,9 +110,9 @@ class AgentHooks:
             pending, self.pending = self.pending, None
             if pending is not None and isinstance(messages, list):
                 if pending.prompt is not None:  # a sync chat: the request goes out from here
-                    context = self.session.recall(pending.prompt, pending.started)
+                    context = self.session.recaller.recall(pending.prompt, pending.started)
                 else:
-                    context = self.session.wait_recall(pending.future, pending.started)
+                    context = self.session.recaller.wait(pending.future, pending.started)
                 self._place(pending, messages, context)
             return False, None
 
@@ -122,9 +122,9 @@ class AgentHooks:
             pending, self.pending = self.pending, None
             if pending is not None and isinstance(messages, list):
                 if pending.prompt is not None:
-                    context = await self.session.arecall(pending.prompt, pending.started)
+                    context = await self.session.recaller.arecall(pending.prompt, pending.started)
                 else:
-                    context = await self.session.await_recall(pending.future, pending.started)
+                    context = await self.session.recaller.await_(pending.future, pending.started)
                 self._place(pending, messages, context)
             return False, None
 
@@ -204,7 +204,7 @@ class AgentHooks:
             self.sticky[id(sender)] = ""
             return messages
         if not self._waits:
-            context = session.recall(text, started)
+            context = session.recaller.recall(text, started)
             self.sticky[id(sender)] = context
             return self._with_context(messages, context)
         self._keep_waits_first()
@@ -212,7 +212,7 @@ class AgentHooks:
         if loop_running():
             # An async chat: start the recall now on the background loop; the wait function at
             # the front of the reply functions awaits it.
-            self.pending = _Pending(session.start_recall(text), started, id(sender))
+            self.pending = _Pending(session.recaller.start(text), started, id(sender))
         else:
             # A sync chat: the wait function sends the request from this thread itself, which
             # saves the hop to the loop and back (two thread wake-ups per recall).

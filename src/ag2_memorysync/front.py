@@ -18,10 +18,9 @@ from .backend import MemoryHit, SaveResult
 from .classic import AgentHooks, check_attachable
 from .dedup import DedupRegistry
 from .lines import is_v1_agent
-from .options import ALIASES, RecallOptions, WriteOptions, merge
+from .options import RecallOptions, WriteOptions, grouped_settings, merge
 from .roles import RoleOverride
 from .session import MemorySession, validate
-from .writer import RetryPolicy
 
 log = logging.getLogger("ag2_memorysync")
 
@@ -32,19 +31,21 @@ class MemoryFront:
     Required: ``user_id`` (the person the memories belong to). The key comes from ``api_key=`` or
     ``MEMORYSYNC_API_KEY``, the server from ``base_url=`` or ``MEMORYSYNC_BASE_URL``.
 
-    Recall (``recall=RecallOptions(...)``, or each field as a keyword): an incoming message of at
-    least ``min_prompt_chars`` (8) characters is recalled on (``top_k`` = 5 memories) within
-    ``recall_timeout`` (1.2) seconds; the context reaches the model through ``context_template``
-    (``{context}`` is replaced literally). After ``recall_breaker_threshold`` (3) failed recalls in
-    a row, recall pauses for ``recall_breaker_cooldown`` (5) seconds, then one recall probes.
+    Recall (``recall=RecallOptions(...)``; its four settings the quick start names may also be
+    keywords): an incoming message of at least ``min_prompt_chars`` (8) characters is recalled on
+    (``top_k`` = 5 memories) within ``recall_timeout`` (1.2) seconds; the context reaches the
+    model through ``context_template`` (``{context}`` is replaced literally). After
+    ``RecallOptions.recall_breaker_threshold`` (3) failed recalls in a row, recall pauses for
+    ``recall_breaker_cooldown`` (5) seconds, then one recall probes.
 
     Capture: ``capture="both"`` (default) records what attached agents send and receive,
     ``"sent"`` / ``"received"`` only one side. Turns go to the session transcript
-    ``ag2::<session_id>`` in the background (``writes=WriteOptions(...)``, or each field as a
-    keyword): at most ``max_pending_writes`` (1000; formerly ``queue_size``) held while the server
-    is away, retried per ``retry`` (:class:`RetryPolicy`), given ``exit_flush_timeout`` (2) seconds
-    at exit without ``close()``. ``flush()`` / ``aflush()`` wait for them; ``close()`` /
-    ``aclose()`` flush and release the connection.
+    ``ag2::<session_id>`` in the background (``writes=WriteOptions(...)``): at most
+    ``max_pending_writes`` (1000) held while the server is away, retried per ``retry``
+    (:class:`RetryPolicy`), given ``exit_flush_timeout`` (2) seconds at exit without ``close()``.
+    ``flush()`` / ``aflush()`` wait for them; ``close()`` / ``aclose()`` flush and release the
+    connection. Those settings given as keywords (as before 0.3) still work, with a
+    ``DeprecationWarning``.
 
     Also: ``project_id`` / ``tenant_id`` (skip discovery), ``metadata`` (scalars copied onto
     extracted facts), ``speaker_role`` (``agent -> "human" | "ai" | None``, classic agents: who
@@ -68,11 +69,6 @@ class MemoryFront:
         recall_timeout: float | None = None,
         min_prompt_chars: int | None = None,
         context_template: str | None = None,
-        recall_breaker_threshold: int | None = None,
-        recall_breaker_cooldown: float | None = None,
-        max_pending_writes: int | None = None,
-        retry: RetryPolicy | None = None,
-        exit_flush_timeout: float | None = None,
         capture: str = "both",
         metadata: Mapping[str, Any] | None = None,
         speaker_role: RoleOverride | None = None,
@@ -81,22 +77,16 @@ class MemoryFront:
         clock: Callable[[], float] = time.monotonic,
         loop: LoopThread | None = None,
         dedup: DedupRegistry | None = None,
-        **renamed: Any,
+        **deprecated: Any,
     ) -> None:
-        unknown = set(renamed) - set(ALIASES)
-        if unknown:
-            raise TypeError(f"{type(self).__name__}() got unexpected keyword argument(s): {sorted(unknown)}")
+        grouped = grouped_settings(type(self).__name__, deprecated)
         loose = {
             "top_k": top_k,
             "recall_timeout": recall_timeout,
             "min_prompt_chars": min_prompt_chars,
             "context_template": context_template,
-            "recall_breaker_threshold": recall_breaker_threshold,
-            "recall_breaker_cooldown": recall_breaker_cooldown,
+            **grouped["recall"],
         }
-        write_loose = {"retry": retry, "exit_flush_timeout": exit_flush_timeout, **renamed}
-        if max_pending_writes is not None:
-            write_loose["max_pending_writes"] = max_pending_writes
         owner = type(self).__name__
         validate(owner, user_id, session_id, capture, request_timeout)
         connection = Connection(
@@ -112,7 +102,7 @@ class MemoryFront:
             user_id=user_id,
             session_id=session_id,
             recall=merge(recall, RecallOptions, loose),
-            writes=merge(writes, WriteOptions, write_loose),
+            writes=merge(writes, WriteOptions, grouped["writes"]),
             capture=capture,
             metadata=metadata,
             request_timeout=request_timeout,

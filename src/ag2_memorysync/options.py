@@ -10,6 +10,7 @@ both ways with different values is an error.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -21,6 +22,17 @@ Group = TypeVar("Group", "RecallOptions", "WriteOptions")
 
 # Earlier names still accepted for a setting: {old: current}.
 ALIASES = {"queue_size": "max_pending_writes"}
+# Settings once given as keywords of their own, now only through their group's value: {keyword:
+# group}. Still accepted, with a warning, until the next minor release after 0.3.
+DEPRECATED_KEYWORDS = {
+    "recall_breaker_threshold": "recall",
+    "recall_breaker_cooldown": "recall",
+    "max_pending_writes": "writes",
+    "queue_size": "writes",
+    "retry": "writes",
+    "exit_flush_timeout": "writes",
+}
+_GROUP_CLASS = {"recall": "RecallOptions", "writes": "WriteOptions"}
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,25 @@ class WriteOptions:
             raise ValueError(
                 f"exit_flush_timeout must be a number of seconds >= 0, got {self.exit_flush_timeout!r}."
             )
+
+
+def grouped_settings(owner: str, keywords: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The deprecated keywords among ``keywords``, by group (``{"recall": {...}, "writes":
+    {...}}``), each warned about once; any other keyword is an error that says where it goes."""
+    unknown = sorted(set(keywords) - set(DEPRECATED_KEYWORDS))
+    if unknown:
+        raise TypeError(f"{owner}() got unexpected keyword argument(s): {unknown}")
+    grouped: dict[str, dict[str, Any]] = {"recall": {}, "writes": {}}
+    for key, value in keywords.items():
+        group = DEPRECATED_KEYWORDS[key]
+        name = ALIASES.get(key, key)
+        warnings.warn(
+            f"{owner}({key}=...) is deprecated: pass {group}={_GROUP_CLASS[group]}({name}=...) instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        grouped[group][key] = value
+    return grouped
 
 
 def merge(group: Group | None, cls: type[Group], loose: Mapping[str, Any]) -> Group:

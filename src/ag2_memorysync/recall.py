@@ -153,6 +153,13 @@ class Recaller:
         upto = self.writes.said_before(prompt) if self.writes is not None else 0
         return self.wait(self._direct().submit(self._recall_now, prompt, left, upto), started)
 
+    async def arecall(self, prompt: str, started: float | None = None) -> str:
+        """:meth:`recall` for async code: the caller's event loop keeps running meanwhile."""
+        if self.remaining(started) <= 0:
+            self._stats.add("recall_failed")
+            return ""
+        return await self.await_(self.start(prompt), started)
+
     def _direct(self) -> concurrent.futures.ThreadPoolExecutor:
         # The sync client times each read on its own: an answer that trickles in a byte at a
         # time never times out (a 0.3 s budget held a chat 3.7 s). So the request runs on a

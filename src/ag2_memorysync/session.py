@@ -1,7 +1,7 @@
 """One person's memory session: everything behind the AG2 hooks, whichever AG2 line they serve.
 
-A :class:`MemorySession` owns the connection, the budgeted recall, the write queue, the dedup
-claims and the turn keys, and the explicit search / save / history calls. The classic hooks
+A :class:`MemorySession` owns the connection, the budgeted recall (its ``recaller``), the write
+queue, the dedup claims and the turn keys, and the explicit search / save / history calls. The classic hooks
 (:mod:`ag2_memorysync.classic`) and the ag2 1.x middleware (:mod:`ag2_memorysync.v1`) each hold
 one and call only what is public here, so both lines share keys, ledger, queue and breaker.
 """
@@ -9,7 +9,6 @@ one and call only what is public here, so both lines share keys, ledger, queue a
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import threading
 import time
@@ -86,7 +85,9 @@ class MemorySession:
         self._backend = Backend(self.connection, user_id=user_id, session_scope=self.scope, metadata=metadata)
         options = self.recall_options
         recalls = RecallActivity()
-        self._recaller = Recaller(
+        # The hooks call the recaller itself (start, wait, recall, arecall): the budget, the
+        # breaker and waiting for this chat's own writes are its concern, not the session's.
+        self.recaller = Recaller(
             self._backend,
             self._bridge,
             top_k=options.top_k,
@@ -106,7 +107,7 @@ class MemorySession:
             clock=clock,
             recalls=recalls,
         )
-        self._recaller.writes = self._writer
+        self.recaller.writes = self._writer
         self._lock = threading.Lock()
         self._closed = False
         # What the owner captures last when the process exits without close() (the words a group
@@ -126,32 +127,6 @@ class MemorySession:
     @property
     def exit_flush_timeout(self) -> float:
         return self.write_options.exit_flush_timeout
-
-    def remaining(self, started: float | None) -> float:
-        """Seconds left of the recall budget counted from ``started``."""
-        return self._recaller.remaining(started)
-
-    def start_recall(self, prompt: str) -> concurrent.futures.Future[str] | None:
-        """Start recalling on ``prompt`` in the background; None when the circuit is open."""
-        return self._recaller.start(prompt)
-
-    def wait_recall(self, future: concurrent.futures.Future[str] | None, started: float | None) -> str:
-        """The context a started recall found, waited for on this thread within the budget."""
-        return self._recaller.wait(future, started)
-
-    async def await_recall(self, future: concurrent.futures.Future[str] | None, started: float | None) -> str:
-        """Like :meth:`wait_recall`; the caller's event loop keeps running meanwhile."""
-        return await self._recaller.await_(future, started)
-
-    def recall(self, prompt: str, started: float | None = None) -> str:
-        """The context for ``prompt`` within the budget from ``started``; ``""`` when none."""
-        return self._recaller.recall(prompt, started)
-
-    async def arecall(self, prompt: str, started: float | None = None) -> str:
-        if self.remaining(started) <= 0:
-            self.stats.add("recall_failed")
-            return ""
-        return await self.await_recall(self.start_recall(prompt), started)
 
     def block(self, context: str) -> str:
         """The text that carries ``context`` to the model; counts the injection."""
@@ -240,7 +215,7 @@ class MemorySession:
             self._closed = True
         exits.unregister(self)
         drained = self._writer.close(timeout)
-        self._recaller.close()
+        self.recaller.close()
         try:
             self._bridge.run(self._backend.aclose(), timeout=2.0)
         except Exception as exc:  # closing a client that is already gone is not worth raising

@@ -21,7 +21,7 @@ QUICK_START = textwrap.dedent(
     """
     import json, sys
     from autogen import ConversableAgent, UserProxyAgent
-    from ag2_memorysync import MemorySyncCapability
+    from ag2_memorysync import MemorySyncCapability, WriteOptions
 
     llm_url, base_url, api_key, ending, exit_flush = sys.argv[1:6]
     llm_config = {"config_list": [{"model": "gpt-4o-mini", "api_key": "sk-test", "base_url": llm_url}],
@@ -31,7 +31,8 @@ QUICK_START = textwrap.dedent(
                             max_consecutive_auto_reply=0)
 
     memory = MemorySyncCapability(user_id="customer-42", session_id="support-chat", api_key=api_key,
-                                  base_url=base_url, exit_flush_timeout=float(exit_flush))
+                                  base_url=base_url,
+                                  writes=WriteOptions(exit_flush_timeout=float(exit_flush)))
     memory.add_to_agent(assistant)
     memory.add_to_agent(person)
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ag2_memorysync import MemorySyncCapability, RetryPolicy
+from ag2_memorysync import MemorySyncCapability, RecallOptions, RetryPolicy, WriteOptions
 from memorysync_server.http.quota import Quota
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
 from tests.ag2.test_chat import memory_messages
@@ -108,7 +108,10 @@ def test_an_answer_that_trickles_in_does_not_hold_the_chat_past_the_budget(make_
 def test_5xx_and_429_no_memories_this_turn_and_writes_retried_with_the_same_keys(
     make_memory, server, stored, uid, caplog, status
 ):
-    memory = make_memory(session_id=f"status-{status}", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.2))
+    memory = make_memory(
+        session_id=f"status-{status}",
+        writes=WriteOptions(retry=RetryPolicy(backoff_base=0.05, backoff_max=0.2)),
+    )
     memory.save("I am vegetarian.")  # there is something to recall, so a missing block means degraded
     server.faults.set(status=status)
     durations, model, result, *_ = run_chat(memory)
@@ -151,7 +154,9 @@ def test_over_quota_strict_429_no_memories_and_no_hammering(make_memory, server,
 
 
 def test_outage_mid_chat_then_restart_every_turn_stored_exactly_once(make_memory, server, stored, uid):
-    memory = make_memory(session_id="outage", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    memory = make_memory(
+        session_id="outage", writes=WriteOptions(retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    )
     bot, _ = assistant(sequence(["Noted.", "Lisbon is lovely.", "Nursing is demanding work."]))
     memory.add_to_agent(bot)
     lines = [
@@ -169,7 +174,9 @@ def test_outage_mid_chat_then_restart_every_turn_stored_exactly_once(make_memory
 
 
 def test_full_queue_drops_are_counted_and_logged_and_the_chat_never_blocks(dead_url, uid, caplog):
-    memory = MemorySyncCapability(user_id=uid, api_key="ms_test_x", base_url=dead_url, queue_size=1)
+    memory = MemorySyncCapability(
+        user_id=uid, api_key="ms_test_x", base_url=dead_url, writes=WriteOptions(max_pending_writes=1)
+    )
     durations, _, result, *_ = run_chat(memory)
     assert max(durations) < memory.recall_timeout + MARGIN
     assert len(result.chat_history) == 6
@@ -285,7 +292,8 @@ def test_a_initiate_chat_against_a_slow_server_never_holds_the_callers_loop(make
 
 def test_the_recall_circuit_breaker_pauses_recall_after_failures_then_probes_again(make_memory, server, uid):
     memory = make_memory(
-        session_id="breaker", recall_timeout=0.3, recall_breaker_threshold=2, recall_breaker_cooldown=1.0
+        session_id="breaker",
+        recall=RecallOptions(recall_timeout=0.3, recall_breaker_threshold=2, recall_breaker_cooldown=1.0),
     )
     memory.save("I live in Lisbon and I love trams.")
     assert memory.flush(1)
@@ -324,4 +332,4 @@ def test_the_recall_circuit_breaker_pauses_recall_after_failures_then_probes_aga
 )
 def test_breaker_settings_are_checked(dead_url, kwargs, fix):
     with pytest.raises(ValueError, match=fix):
-        MemorySyncCapability(user_id="u", api_key="k", base_url=dead_url, **kwargs)
+        MemorySyncCapability(user_id="u", api_key="k", base_url=dead_url, recall=RecallOptions(**kwargs))

@@ -44,10 +44,7 @@ def make(**kwargs):
         ({"top_k": 0}, "top_k"),
         ({"recall_timeout": 0}, "recall_timeout"),
         ({"context_template": "memories: {}"}, "{context}"),
-        ({"queue_size": 0}, "queue_size"),
-        ({"max_pending_writes": 0}, "max_pending_writes"),
         ({"recall": RecallOptions(), "top_k": 3}, "top_k given both"),
-        ({"queue_size": 5, "max_pending_writes": 6}, "give it once, as max_pending_writes="),
         ({"request_timeout": 0}, "request_timeout"),
     ],
 )
@@ -56,11 +53,18 @@ def test_constructor_rejects_bad_input_with_the_fix(kwargs, fix):
         make(**kwargs)
 
 
+def test_write_options_reject_bad_input_with_the_fix():
+    with pytest.raises(ValueError, match="max_pending_writes"):
+        WriteOptions(max_pending_writes=0)
+    with pytest.raises(TypeError, match="retry must be a RetryPolicy"):
+        WriteOptions(retry=3)  # type: ignore[arg-type]
+
+
 def test_a_grouped_option_and_its_keyword_argument_are_one_setting():
     grouped = make(
         recall=RecallOptions(top_k=3, recall_timeout=0.5), writes=WriteOptions(max_pending_writes=7)
     )
-    loose = make(top_k=3, recall_timeout=0.5, queue_size=7)
+    loose = make(top_k=3, recall_timeout=0.5, writes=WriteOptions(max_pending_writes=7))
     both = make(recall=RecallOptions(top_k=3), top_k=3)  # the same value given twice is no conflict
     for memory in (grouped, loose):
         assert memory.recall_options == RecallOptions(top_k=3, recall_timeout=0.5)
@@ -69,6 +73,45 @@ def test_a_grouped_option_and_its_keyword_argument_are_one_setting():
     assert both.top_k == 3
     for memory in (grouped, loose, both):
         memory.close(timeout=0.1)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "group", "setting"),
+    [
+        ("recall_breaker_threshold", 2, "recall", "recall_breaker_threshold"),
+        ("recall_breaker_cooldown", 1.5, "recall", "recall_breaker_cooldown"),
+        ("max_pending_writes", 7, "writes", "max_pending_writes"),
+        ("queue_size", 7, "writes", "max_pending_writes"),
+        ("exit_flush_timeout", 0.5, "writes", "exit_flush_timeout"),
+        ("retry", RetryPolicy(backoff_base=0.1), "writes", "retry"),
+    ],
+)
+def test_a_setting_of_the_old_flat_keywords_still_works_and_says_where_it_goes(
+    keyword, value, group, setting
+):
+    cls = RecallOptions if group == "recall" else WriteOptions
+    with pytest.warns(
+        DeprecationWarning, match=re.escape(f"pass {group}={cls.__name__}({setting}=...)")
+    ) as seen:
+        memory = make(**{keyword: value})
+    try:
+        options = memory.recall_options if group == "recall" else memory.write_options
+        assert getattr(options, setting) == value
+        assert seen[0].filename == __file__  # the warning points at the caller's line
+    finally:
+        memory.close(timeout=0.1)
+
+
+def test_an_old_keyword_and_its_value_must_agree():
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="set it in one place"):
+        make(writes=WriteOptions(max_pending_writes=5), queue_size=6)
+    with (
+        pytest.warns(DeprecationWarning),
+        pytest.raises(ValueError, match="give it once, as max_pending_writes="),
+    ):
+        make(queue_size=5, max_pending_writes=6)
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        make(max_pending=5)
 
 
 def test_missing_key_says_where_the_key_comes_from(monkeypatch):

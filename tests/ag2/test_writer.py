@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ag2_memorysync import RetryPolicy
+from ag2_memorysync import RetryPolicy, WriteOptions
 from ag2_memorysync.activity import RecallActivity
 from ag2_memorysync.backend import PendingTurn
 from ag2_memorysync.stats import Stats
@@ -77,7 +77,7 @@ def test_a_4xx_is_not_retried_and_the_turn_is_released_for_a_later_sighting():
 
 def test_the_circuit_breaker_stops_hammering_a_failing_server(make_memory, server):
     policy = RetryPolicy(backoff_base=0.01, backoff_max=0.02, breaker_threshold=3, breaker_cooldown=30)
-    memory = make_memory(session_id="breaker", retry=policy)
+    memory = make_memory(session_id="breaker", writes=WriteOptions(retry=policy))
     assert memory.flush(2)
     server.faults.set(status=503, route="/v1/history/append")
     bot, _ = assistant(sequence(["Noted, thanks."]))

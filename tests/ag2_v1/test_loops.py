@@ -12,7 +12,7 @@ from ag2.events import BaseEvent
 from ag2.middleware import BaseMiddleware
 from ag2.testing import TestConfig
 
-from ag2_memorysync import MemorySyncMiddleware, RetryPolicy
+from ag2_memorysync import MemorySyncMiddleware, RetryPolicy, WriteOptions
 
 MARGIN = 0.25  # seconds over the budget a model call may be held: scheduling, logging
 
@@ -144,7 +144,9 @@ def test_a_closed_memory_stays_out_of_the_way(make_memory):
 
 
 def test_an_outage_mid_conversation_loses_no_turn_and_duplicates_none(make_memory, server, stored, uid):
-    memory = make_memory(session_id="outage", retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    memory = make_memory(
+        session_id="outage", writes=WriteOptions(retry=RetryPolicy(backoff_base=0.05, backoff_max=0.5))
+    )
     bot, _, _ = timed_agent(memory)
 
     async def chat() -> list[str]:

@@ -37,18 +37,14 @@ class MemorySyncMiddleware(MemoryFront):
         base_url: The server; default ``MEMORYSYNC_BASE_URL``, else the hosted service.
         project_id: The project, to skip its discovery.
         tenant_id: The tenant, to skip its discovery.
-        recall: Every recall setting as one ``RecallOptions`` value.
-        writes: Every write setting as one ``WriteOptions`` value.
+        recall: Every recall setting as one ``RecallOptions`` value (the circuit breaker's too).
+        writes: Every write setting as one ``WriteOptions`` value: ``max_pending_writes``,
+            ``retry``, ``exit_flush_timeout``.
         top_k: Memories recalled before a reply (5).
         recall_timeout: Seconds a reply waits for its recall at most (1.2).
         min_prompt_chars: Shorter messages are not recalled on (8).
         context_template: Where the memories go in the model's prompt; ``{context}`` is replaced
             literally.
-        recall_breaker_threshold: Failed recalls in a row that pause recall (3).
-        recall_breaker_cooldown: Seconds recall then pauses before one recall probes (5).
-        max_pending_writes: Captured turns held while the server is away (1000).
-        retry: How failed writes are retried, a ``RetryPolicy``.
-        exit_flush_timeout: Seconds the writes get at interpreter exit without ``close()`` (2).
         capture: ``"both"`` (what attached agents send and receive), ``"sent"`` or ``"received"``.
         metadata: Scalars copied onto the facts extracted from the captured turns.
         speaker_role: ``agent -> "human" | "ai" | None``: who speaks for the person (classic agents).

@@ -154,7 +154,7 @@ class TurnMemory(BaseMiddleware):
         if len(query) < session.recall_options.min_prompt_chars:
             return ""
         if self._recalled is None or self._recalled[0] != query:
-            context = await session.arecall(query, started)
+            context = await session.recaller.arecall(query, started)
             self._recalled = (query, context)
         context = self._recalled[1]
         return session.block(context) if context else ""
