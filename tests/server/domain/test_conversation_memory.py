@@ -138,8 +138,9 @@ def test_reactions_to_the_listener_are_not_kept_and_a_turn_its_facts_leave_words
         _query(api, "u", "gem, goodnight, amazing, inspired, bet, Monday rock star", types=["conversation"])
         == []
     )
-    # One telling sentence whose fact leaves out who offered the job: the turn is kept beside it.
-    said = "DANIEL. I got it!!! Fieldnote offered me the job, I start on Monday!"
+    # One telling sentence whose fact leaves out what starts (the senior role at Fieldnote, said
+    # of "they"): the turn is kept beside it.
+    said = "DANIEL. I got it!!! They offered me the senior role at Fieldnote, I start on Monday!"
     api.turn("u", said, occurred_at="2023-06-10T09:00:00Z")
     assert "User starts on 12 June 2023" in api.texts("u")
     (turn,) = _query(api, "u", "Where does the user start the new job?", types=["conversation"])
