@@ -13,7 +13,7 @@ import re
 import threading
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -255,26 +255,32 @@ class Pipeline:
             return self.embedder.embed([searched_text(text, asked) for text in texts])
 
     def drafts(
-        self, facts: list[str], *, scope: tuple[str, str] | None = None, asked: str | None = None
+        self,
+        facts: list[str],
+        *,
+        scope: tuple[str, str] | None = None,
+        asked: str | None = None,
+        known: Mapping[str, np.ndarray] | None = None,
     ) -> Drafts:
         """``facts`` with their vectors, or PENDING ones when a background embedder gives them
         later. ``scope`` (tenant, user), given outside any unit of work, lets a fact that is
         compared with the user's older facts see those still pending. ``asked``: the question
-        the texts answer, which their vectors read (a kept turn's ``metadata.asked``)."""
-        if self.backfill is None or not facts:
-            return Drafts(list(facts), list(self.embed(facts, asked=asked)) if facts else [])
-        compared = [bool(self.superseder and self.superseder.needs_vector(fact)) for fact in facts]
-        # A write finding a long backlog embeds its own facts, as every write did before.
-        inline = (
-            [i for i in range(len(facts)) if compared[i]]
-            if not self.backfill.behind()
-            else list(range(len(facts)))
-        )
-        vectors = [PENDING] * len(facts)
-        if inline:
+        the texts answer, which their vectors read (a kept turn's ``metadata.asked``). ``known``:
+        vectors the caller already has, by text (read without ``asked``): a state record's, whose
+        text is the fact's, is the fact's too, and is not embedded twice."""
+        known = {} if known is None or asked is not None else known
+        vectors = [known.get(fact, PENDING) for fact in facts]
+        if self.backfill is None:
+            wanted = [i for i, vector in enumerate(vectors) if vector is PENDING]
+        else:
+            compared = [bool(self.superseder and self.superseder.needs_vector(fact)) for fact in facts]
             if scope is not None and any(compared):
                 self.backfill.flush(*scope)
-            for i, vector in zip(inline, self.embed([facts[i] for i in inline], asked=asked), strict=True):
+            # A write finding a long backlog embeds its own facts, as every write did before.
+            behind = self.backfill.behind()
+            wanted = [i for i, vector in enumerate(vectors) if vector is PENDING and (compared[i] or behind)]
+        if wanted:
+            for i, vector in zip(wanted, self.embed([facts[i] for i in wanted], asked=asked), strict=True):
                 vectors[i] = vector
         return Drafts(list(facts), vectors)
 

@@ -61,8 +61,12 @@ class State:
             vector=self.pipeline.embed([text])[0] if index else None,
         )
         if as_fact and text.strip():
-            # A memory distilled elsewhere (agno's model): one fact, as written.
-            drafts: Drafts | None = self.pipeline.drafts([nfc(text).strip()], scope=(tenant, user))
+            # A memory distilled elsewhere (agno's model): one fact, as written, and read as the
+            # record is (the record's vector is the fact's when their texts are one).
+            known = {text: record.vector} if record.vector is not None else None
+            drafts: Drafts | None = self.pipeline.drafts(
+                [nfc(text).strip()], scope=(tenant, user), known=known
+            )
         else:
             drafts = self.pipeline.extract(text, scope=(tenant, user)) if extract else None
 

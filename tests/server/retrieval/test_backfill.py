@@ -230,3 +230,29 @@ def test_a_stated_change_supersedes_a_fact_still_waiting_for_its_vector(
         == (facts["User switched to an iPhone in the week before 10 March 2026"]["memory_id"])
     )
     assert "superseded_by" not in facts["User plays the cello"]["metadata"]
+
+
+def test_a_memory_put_as_a_fact_is_embedded_once_with_its_record(server: LocalServer, api: Api) -> None:
+    # agno's memories: the record is embedded as it is stored, and its fact, the same words, takes
+    # that vector instead of a second encode in the background.
+    server.app.services.backfill.close()
+    store = server.app.services.store
+    text = "Prefers morning meetings"
+    api.put("u", "m1", {"memory": text}, ["memories"], text=text, source="agno", as_fact=True)
+    assert not _pending(server)
+    [row] = store.state.rows(api.tenant, "u", source="agno", prefix=None, with_vectors=True)
+    assert api.texts("u") == [text]
+    index = store.facts.index_rows(api.tenant, "u", len(row.vector))
+    assert index.matrix.tolist() == [row.vector.tolist()]
+    assert text in _queried(api, "u", "When does the user like to meet?")
+    # Words the fact does not keep as the record has them (spaces around): embedded on their own.
+    api.put(
+        "u",
+        "m2",
+        {"memory": "bees"},
+        ["memories"],
+        text="  Keeps bees in the garden ",
+        source="agno",
+        as_fact=True,
+    )
+    assert len(_pending(server)) == 1
