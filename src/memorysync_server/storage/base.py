@@ -16,6 +16,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
+import numpy as np
+
 from ..domain import (
     KEPT_TURN,
     Clock,
@@ -24,6 +26,7 @@ from ..domain import (
     FactsChange,
     FactsListener,
     Feedback,
+    NewFact,
     NewState,
     NewTurn,
     Revision,
@@ -216,6 +219,18 @@ class BaseFacts(_Part):
 
     def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
         raise NotImplementedError
+
+    def _announce_added(self, tenant: str, user_id: str, ids: list[int], facts: Sequence[NewFact]) -> None:
+        """Tells the listeners (the search index) which facts ``add`` stored, ``facts[i]`` as ``ids[i]``."""
+        self._db.facts_changed(
+            FactsChange(
+                tenant,
+                user_id,
+                added_ids=ids,
+                added_vectors=np.asarray([f.vector for f in facts], dtype=np.float32),
+                added_marks=[(f.event_type, f.metadata.get("distilled_from")) for f in facts],
+            )
+        )
 
     def find_by_text(self, tenant: str, user_id: str, text: str) -> Fact | None:
         same, params = self._sql.same_text("text", text)

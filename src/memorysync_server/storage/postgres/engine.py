@@ -71,7 +71,7 @@ from ..base import (
 from ..interfaces import LexicalForm, as_written
 from ..migrations import pending
 from ..retry import run_atomic
-from ..rows import FACT_COLUMNS, STATE_COLUMNS, blob, dump, id_matrix, index_rows, ns_path
+from ..rows import FACT_COLUMNS, STATE_COLUMNS, Row, blob, dump, id_matrix, index_rows, ns_path
 from .schema import MIGRATIONS
 
 _ESC = "\ue000"
@@ -449,86 +449,91 @@ class PostgresFacts(BaseFacts):
             tx = self._db.require_tx()
             now = self._db.clock()
             ids: list[int] = []
-            vectors: list[np.ndarray] = []
-            marks: list[TurnMark] = []
+            added: list[NewFact] = []
             for start in range(0, len(unique), 2000):
                 batch = unique[start : start + 2000]
-                rows = tx.conn.execute(
-                    "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, origin_kind,"
-                    " origin_id, vector, terms, length, tags, importance, event_type, updated_at)"
-                    " SELECT %s, %s, u.text, u.source, u.meta, %s, u.kind, u.origin, u.vec, v.terms,"
-                    " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms)),"
-                    " u.tags, u.importance, u.event_type, %s"
-                    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[],"
-                    " %s::text[], %s::float8[], %s::text[], %s::text[])"
-                    " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, tags, importance, event_type,"
-                    " lexical, ord)"
-                    " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.lexical) AS terms) v ORDER BY u.ord"
-                    " ON CONFLICT DO NOTHING RETURNING id, text, tsvector_to_array(terms) AS words, length",
-                    (
-                        _enc(tenant),
-                        _enc(user_id),
-                        now,
-                        now,
-                        _enc([f.text for f in batch]),
-                        _enc([f.source for f in batch]),
-                        _enc([json.dumps(f.metadata, ensure_ascii=False) for f in batch]),
-                        [f.origin[0] if f.origin else None for f in batch],
-                        [f.origin[1] if f.origin else None for f in batch],
-                        [blob(f.vector) for f in batch],
-                        _enc([dump(f.tags) for f in batch]),
-                        [f.importance for f in batch],
-                        _enc([f.event_type for f in batch]),
-                        _enc([self._lexical_form(searched_by(f.text, f.metadata)) for f in batch]),
-                    ),
-                ).fetchall()
-                if rows:
-                    tx.conn.execute(
-                        "INSERT INTO fact_terms (tenant, user_id, term, fact_id, tf, length)"
-                        " SELECT f.tenant, f.user_id, w.lexeme, f.id, cardinality(w.positions), f.length"
-                        " FROM facts f CROSS JOIN LATERAL unnest(f.terms) w WHERE f.id = ANY(%s)",
-                        ([int(row["id"]) for row in rows],),
-                    )
                 # Facts the user already holds (perhaps written just now elsewhere) are skipped.
-                stored = {_dec(row["text"]): row for row in rows}
+                stored = {_dec(row["text"]): row for row in self._insert(tx, tenant, user_id, now, batch)}
                 created: list[tuple[int, str, str, str | None]] = []
                 for f in batch:
                     row = stored.get(f.text)
                     if row is None:
                         continue
                     ids.append(int(row["id"]))
-                    vectors.append(np.asarray(f.vector, dtype=np.float32))
-                    marks.append((f.event_type, f.metadata.get("distilled_from")))
+                    added.append(f)
                     self._count(tx, tenant, _dec(row["words"]), int(row["length"]), +1)
                     changed, diff = revisions.created(f)
                     created.append((int(row["id"]), dump(changed), dump(diff), f.actor))
-                if created:
-                    tx.conn.execute(
-                        "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields,"
-                        " diff, actor, created_at) SELECT %s, %s, r.id, 0, 'created', r.changed, r.diff, r.actor, %s"
-                        " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS r(id, changed, diff, actor)",
-                        (
-                            _enc(tenant),
-                            _enc(user_id),
-                            now,
-                            [c[0] for c in created],
-                            _enc([c[1] for c in created]),
-                            _enc([c[2] for c in created]),
-                            _enc([c[3] for c in created]),
-                        ),
-                    )
+                self._log_created(tx, tenant, user_id, now, created)
             if ids:
                 tx.added += len(ids)
-                self._db.facts_changed(
-                    FactsChange(
-                        tenant,
-                        user_id,
-                        added_ids=ids,
-                        added_vectors=np.asarray(vectors, np.float32),
-                        added_marks=marks,
-                    )
-                )
+                self._announce_added(tenant, user_id, ids, added)
         return ids
+
+    def _insert(
+        self, tx: _Tx, tenant: str, user_id: str, now: datetime, batch: Sequence[NewFact]
+    ) -> list[Row]:
+        """Inserts ``batch`` with its lexical terms (and their postings) in two statements; the rows
+        stored (``id``, ``text``, ``words``, ``length``), not those the user already held."""
+        rows = tx.conn.execute(
+            "INSERT INTO facts (tenant, user_id, text, source, metadata, created_at, origin_kind,"
+            " origin_id, vector, terms, length, tags, importance, event_type, updated_at)"
+            " SELECT %s, %s, u.text, u.source, u.meta, %s, u.kind, u.origin, u.vec, v.terms,"
+            " (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.terms)),"
+            " u.tags, u.importance, u.event_type, %s"
+            " FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bytea[],"
+            " %s::text[], %s::float8[], %s::text[], %s::text[])"
+            " WITH ORDINALITY AS u(text, source, meta, kind, origin, vec, tags, importance, event_type,"
+            " lexical, ord)"
+            " CROSS JOIN LATERAL (SELECT to_tsvector('simple', u.lexical) AS terms) v ORDER BY u.ord"
+            " ON CONFLICT DO NOTHING RETURNING id, text, tsvector_to_array(terms) AS words, length",
+            (
+                _enc(tenant),
+                _enc(user_id),
+                now,
+                now,
+                _enc([f.text for f in batch]),
+                _enc([f.source for f in batch]),
+                _enc([json.dumps(f.metadata, ensure_ascii=False) for f in batch]),
+                [f.origin[0] if f.origin else None for f in batch],
+                [f.origin[1] if f.origin else None for f in batch],
+                [blob(f.vector) for f in batch],
+                _enc([dump(f.tags) for f in batch]),
+                [f.importance for f in batch],
+                _enc([f.event_type for f in batch]),
+                _enc([self._lexical_form(searched_by(f.text, f.metadata)) for f in batch]),
+            ),
+        ).fetchall()
+        if rows:
+            tx.conn.execute(
+                "INSERT INTO fact_terms (tenant, user_id, term, fact_id, tf, length)"
+                " SELECT f.tenant, f.user_id, w.lexeme, f.id, cardinality(w.positions), f.length"
+                " FROM facts f CROSS JOIN LATERAL unnest(f.terms) w WHERE f.id = ANY(%s)",
+                ([int(row["id"]) for row in rows],),
+            )
+        return list(rows)
+
+    @staticmethod
+    def _log_created(
+        tx: _Tx, tenant: str, user_id: str, now: datetime, created: list[tuple[int, str, str, str | None]]
+    ) -> None:
+        """Each new fact's first revision (``created``: id, changed fields, diff, actor)."""
+        if not created:
+            return
+        tx.conn.execute(
+            "INSERT INTO fact_revisions (tenant, user_id, fact_id, revision, event, changed_fields,"
+            " diff, actor, created_at) SELECT %s, %s, r.id, 0, 'created', r.changed, r.diff, r.actor, %s"
+            " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS r(id, changed, diff, actor)",
+            (
+                _enc(tenant),
+                _enc(user_id),
+                now,
+                [c[0] for c in created],
+                _enc([c[1] for c in created]),
+                _enc([c[2] for c in created]),
+                _enc([c[3] for c in created]),
+            ),
+        )
 
     @staticmethod
     def _count(tx: _Tx, tenant: str, words: Iterable[str], length: int, sign: int) -> None:

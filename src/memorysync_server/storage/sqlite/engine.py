@@ -378,11 +378,7 @@ class SqliteFacts(BaseFacts):
                 (tenant, user_id, fact_id, dump(changed), dump(diff), f.actor, now),
             )
             ids.append(fact_id)
-        vectors = np.asarray([f.vector for f in facts], dtype=np.float32)
-        marks = [(f.event_type, f.metadata.get("distilled_from")) for f in facts]
-        self._db.facts_changed(
-            FactsChange(tenant, user_id, added_ids=ids, added_vectors=vectors, added_marks=marks)
-        )
+        self._announce_added(tenant, user_id, ids, facts)
         return ids
 
     def lock(self, tenant: str, user_id: str, ids: Iterable[int]) -> list[Fact]:
