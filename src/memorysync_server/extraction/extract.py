@@ -379,13 +379,13 @@ _BARE_START = re.compile(
 )
 
 
-def _lacks_topic(fact: str) -> bool:
+def _lacks_topic(fact: str, points_back: re.Pattern[str] = _POINTS_BACK) -> bool:
     return bool(
         _BODY_TOLD.match(fact)
         or _ELLIPTICAL.match(fact)
         or _BARE_START.match(fact)
         or _CONSEQUENCE.match(fact)
-        or _POINTS_BACK.search(fact.removeprefix("User"))
+        or points_back.search(fact.removeprefix("User"))
     )
 
 
@@ -435,13 +435,8 @@ _NAMES_BACK = re.compile(
 
 
 def _needs_sentence_before(fact: str) -> bool:
-    return bool(
-        _BODY_TOLD.match(fact)
-        or _ELLIPTICAL.match(fact)
-        or _BARE_START.match(fact)
-        or _CONSEQUENCE.match(fact)
-        or _NAMES_BACK.search(fact)
-    )
+    # Stricter than within a sentence: an "it" a sentence later is the referents' to resolve.
+    return _lacks_topic(fact, _NAMES_BACK)
 
 
 _MY = re.compile(r"\bmy\b")
