@@ -13,7 +13,7 @@ import re
 from .third_person import is_participle, is_plain_past, lexicon_knows
 
 # A photo or link the chat client described: what the picture shows is not something the person said.
-_ATTACHMENT = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]", re.IGNORECASE)
+_ATTACHMENT = re.compile(r"(?<!\s)\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\b[^\]]*\]", re.IGNORECASE)
 
 _FIRST_PERSON_START = r"(?i:i|i'm|im|i've|i'd|i'll|my|me|we|we're|we've|we'll|we'd)\b"
 # Openers that change nothing, and a listener's name, before the statement: "Wow, Gina, I'm ...".
@@ -27,7 +27,7 @@ _OPENERS = (
 # "Oh, and Jonah and I are going ...": the subject the speaker shares starts the statement too.
 _LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?:I|me)\b)")
 _REACTION = re.compile("^" + _OPENERS)
-_TRAILING_NAME = re.compile(r"(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
+_TRAILING_NAME = re.compile(r"(?<!\S)(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
 
 # A short phrase of time or place before the subject: "On weekends I volunteer at the food bank".
 _FRONT_WORDS = (

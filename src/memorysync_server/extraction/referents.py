@@ -20,7 +20,9 @@ __all__ = ["resolve_referents", "stands_alone"]
 # "it"/"them" as the object of a verb or a preposition (after a word, not after a comma or a
 # conjunction, where "it" starts a clause of its own: "coriander, it tastes like soap").
 _PRONOUN = re.compile(r"\b(it|them)\b(?!\s*(?:'s|is|was|has)\b)")
-_BEFORE = re.compile(r"([A-Za-z']+)(\W*)$")
+# The word a text ends on (spaces after it aside); a match starts only where a word does, so a
+# long run of quotes is read once, not once from each of them.
+_LAST_WORD = re.compile(r"(?<![A-Za-z'])[A-Za-z']+$")
 _OPENS_CLAUSE = frozenset(
     [
         "and",
@@ -272,8 +274,8 @@ def _is_object(before: str) -> bool:
     """Whether a pronoun after ``before`` is the object of a verb or a preposition: it follows a
     word, not a comma or a conjunction, where "it" starts a clause of its own ("coriander, it
     tastes like soap")."""
-    m = _BEFORE.search(before)
-    return m is not None and m.group(2).strip() == "" and m.group(1).lower() not in _OPENS_CLAUSE
+    m = _LAST_WORD.search(before.rstrip())
+    return m is not None and m.group(0).lower() not in _OPENS_CLAUSE
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")

@@ -306,7 +306,6 @@ _ME_AND = re.compile(
 _WE_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd)\b", re.I)
 _WE_FORMS = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}
 _MY_SUBJECT = re.compile(r"^my\s+(.+)$", re.I | re.S)
-_PUNCT = re.compile(r"^(.*?)([,;:.!)\"']*)$", re.S)
 
 
 def mentions_past(text: str) -> bool:
@@ -438,8 +437,8 @@ def _with_case(form: str, like: str) -> str:
 
 def conjugate(word: str, *, past_hint: bool = False) -> str:
     """``word`` as the verb of a singular third-person subject; past forms stay past."""
-    m = _PUNCT.match(word)
-    core, tail = (m.group(1), m.group(2)) if m else (word, "")
+    core = word.rstrip(_TRAILING_PUNCT)
+    tail = word[len(core) :]
     lower = core.lower()
     if not lower or lower in _MODALS:
         return word

@@ -8,6 +8,7 @@ BM25 boost): these tests are about the services, not the model.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -229,3 +230,37 @@ def test_forgetting_a_user_removes_every_kind_of_row_and_no_other_users(services
     assert any("pilot" in text for text in listed(services, "bo"))
     users, total = services.directory.users(T, 10, 0)
     assert total == 1 and [u.user_id for u in users] == ["bo"]
+
+
+# Runs of one character, 16,000 long, that made the extraction rescan the run from every start:
+# a turn of spaces held its request 18 s and a CPU core with it (now ~0.1 s each).
+HOSTILE_RUNS = {
+    "spaces": "I am " + " " * 15_990 + "x",
+    "tabs": "I am\t" + " \t" * 7_990 + "x",
+    "newlines": "I am\n" + "\n" * 15_990 + "x",
+    "commas": "I like it" + ", " * 7_990 + "which",
+    "dots": "I am " + "." * 15_990 + "x",
+    "exclamations": "I am" + "!" * 15_990,
+    "quotes": "I love " + "' " * 7_990 + "it",
+    "dashes": "I am" + "-a" * 7_990,
+}
+# What a turn may take at most, on a loaded 2-core machine, before other requests feel it.
+HOSTILE_BUDGET_S = 3.0
+
+
+@pytest.mark.parametrize("name", HOSTILE_RUNS)
+def test_a_long_run_of_one_character_is_stored_within_a_bound(services: Services, name: str) -> None:
+    started = time.perf_counter()
+    outcome = services.turns.add(
+        T,
+        U,
+        text=HOSTILE_RUNS[name],
+        role="user",
+        speaker=None,
+        occurred_at=None,
+        source="test",
+        metadata=None,
+    )
+    took = time.perf_counter() - started
+    assert outcome.processing_status == "completed"
+    assert took < HOSTILE_BUDGET_S, f"{name}: {took:.1f} s"
