@@ -12,11 +12,16 @@ prints the markdown table. Each row is the median of ``RUNS`` runs, with their m
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -118,15 +123,57 @@ AGNO_TEST_MEMORIES = 30
 AGNO_TEST_RUNS = 10
 
 
-def agno_test_shape(runs: int = AGNO_TEST_RUNS) -> dict[str, Any]:
+# A server in a process of its own, as one runs it: prints where it listens, stops when stdin closes.
+_SERVE = """
+import json, sys
+from memorysync_server.launcher import LocalServer
+server = LocalServer(sys.argv[1]).start()
+print(json.dumps([server.base_url, server.api_key, server.tenant_id]), flush=True)
+sys.stdin.read()
+server.stop()
+"""
+
+
+@contextmanager
+def _server(where: str, db: Path) -> Iterator[tuple[str, str, str]]:
+    """(base_url, api_key, tenant_id) of a LocalServer in this process (``"in-process"``) or in
+    one of its own (``"own process"``)."""
+    if where == "in-process":
+        with LocalServer(db) as server:
+            yield server.base_url, server.api_key, server.tenant_id
+        return
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "generated")])}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SERVE, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        url, key, tenant = json.loads(proc.stdout.readline())
+        yield url, key, tenant
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def agno_test_shape(runs: int = AGNO_TEST_RUNS, where: str = "in-process") -> dict[str, Any]:
     """agno's own ``test_upsert_memories_performance``, run against MemorySyncDb: 30 memories of
     one user by ``upsert_user_memory``, deleted, then the same 30 by ``upsert_memories``; its bar
-    is bulk at least 2x faster. Each run on a fresh user; the ratio of every run, in one process."""
+    is bulk at least 2x faster. Each run on a fresh user; the ratio of every run, in one process.
+    ``where`` the server runs: in this process (client and server share one interpreter lock) or
+    in one of its own (as a deployed server runs)."""
     from datetime import datetime
 
     ratios = []
-    with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "agno_test.db") as server:
-        db = MemorySyncDb(api_key=server.api_key, base_url=server.base_url, tenant_id=server.tenant_id)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        _server(where, Path(tmp) / "agno_test.db") as (url, key, tenant),
+    ):
+        db = MemorySyncDb(api_key=key, base_url=url, tenant_id=tenant)
         for run in range(runs + 1):  # run 0 warms the server (its first extraction loads the lexicon)
             user = f"perf_user_{run}"
             memories = [
@@ -152,6 +199,7 @@ def agno_test_shape(runs: int = AGNO_TEST_RUNS) -> dict[str, Any]:
                 ratios.append(one_by_one / bulk)
         db.close()
     return {
+        "where": where,
         "runs": runs,
         "median": round(statistics.median(ratios), 2),
         "min": round(min(ratios), 2),
@@ -160,11 +208,12 @@ def agno_test_shape(runs: int = AGNO_TEST_RUNS) -> dict[str, Any]:
     }
 
 
-def agno_test_markdown(result: dict[str, Any]) -> str:
-    return (
-        f"agno's own test shape ({AGNO_TEST_MEMORIES} memories, loop then bulk, {result['runs']} runs): "
-        f"bulk is {result['median']}x the loop (median; min {result['min']}x, max {result['max']}x); "
-        f"{result['at_least_2x']} of {result['runs']} runs reach agno's 2x bar."
+def agno_test_markdown(*results: dict[str, Any]) -> str:
+    return "\n\n".join(
+        f"agno's own test shape ({AGNO_TEST_MEMORIES} memories, loop then bulk, {r['runs']} runs, server "
+        f"{r['where']}): bulk is {r['median']}x the loop (median; min {r['min']}x, max {r['max']}x); "
+        f"{r['at_least_2x']} of {r['runs']} runs reach agno's 2x bar."
+        for r in results
     )
 
 
@@ -202,4 +251,4 @@ def to_markdown(rows: list[dict[str, Any]]) -> str:
 if __name__ == "__main__":
     print(to_markdown(measure()))
     print()
-    print(agno_test_markdown(agno_test_shape()))
+    print(agno_test_markdown(agno_test_shape(), agno_test_shape(where="own process")))

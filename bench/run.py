@@ -192,7 +192,9 @@ def main() -> int:
         lambda: (
             bench_agno.to_markdown(bench_agno.measure())
             + "\n\n"
-            + bench_agno.agno_test_markdown(bench_agno.agno_test_shape())
+            + bench_agno.agno_test_markdown(
+                bench_agno.agno_test_shape(), bench_agno.agno_test_shape(where="own process")
+            )
         ),
     )
     report.section(
