@@ -15,6 +15,7 @@ import threading
 from typing import Protocol, runtime_checkable
 
 from ..language.detect import reads_as_english
+from ..language.words import STOPWORDS
 from .any_language import is_plainly_empty
 from .chat_forms import (
     answer_riddle,
@@ -178,9 +179,10 @@ _HYPOTHETICAL = re.compile(
     r"let's\s+say|lets\s+say|say\s+(?:that\s+)?i\b|in\s+an?\s+(?:perfect|ideal)\s+world|even\s+if|unless)\b",
     re.IGNORECASE,
 )
-# "If/When X, I Y" (comma or not) -> "I Y if/when X".
+# "If/When/While X, I Y" (comma or not) -> "I Y if/when/while X": "While volunteering yesterday, I
+# met Jean" dates the meeting.
 _CONDITION_FIRST = re.compile(
-    r"^(?P<link>if|when|whenever)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$"
+    r"^(?P<link>if|when|whenever|while)\s+(?P<condition>.+?)(?:,\s*(?:then\s+)?|\s+)(?P<main>(?:i|i'm|im|i've|i'd|i'll|my)\b.+)$"
     # "When I was younger, we had ...": a "we" after "if" would be a general rule ("If it rains, we stay in").
     r"|^(?P<wlink>when|whenever)\s+(?P<wcondition>.+?),\s*(?P<wmain>(?:we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
@@ -403,27 +405,52 @@ def _told_before(words: str) -> str | None:
     """What a clause or sentence that gave no fact says, retold to go before a fact that lacks
     its topic ("Fieldnote offered me the job, I start on Monday" -> "Fieldnote offered User the
     job; User starts on ..."), or None when it says too little, asks or speaks to the listener."""
-    clean = _TRAILING_THANKS.sub("", _clean(_GREETING.sub("", words)))
-    if not clean or words.rstrip().endswith("?") or about_listener(clean) or len(clean) > _MAX_TOLD_BEFORE:
+    said = words.strip()
+    clean = _TRAILING_THANKS.sub("", _clean(said))
+    if not clean or said.endswith("?") or about_listener(clean) or len(clean) > _MAX_TOLD_BEFORE:
         return None
+    if _GREETING.match(clean) or strip_reaction(clean) != clean:
+        return None  # a reaction to the listener ("Wow, it looks awesome", "Yeah, Maria, ...")
     clean = _LINK.sub("", clean)
     if (
         _QUESTION_START.match(clean)
         or _REQUEST.match(clean)
         or _ASKS_ME.match(clean)
         or _PRONOUN_FIRST.match(clean)
+        or _SUBORDINATE.match(clean)
     ):
         return None  # a pronoun first has a topic elsewhere itself ("It's about 50 minutes")
     if _SPEAKER_SUBJECT.search(clean):
         return None  # a statement of the speaker's own that gave no fact was refused for a reason
     if len(re.findall(r"[^\W\d_]{3,}", clean)) < 3 or not says_something(clean):
         return None
+    # It must name someone or something of the speaker's: a general remark ("Challenges are
+    # awesome for learning", "Even small things can mean a lot") is no topic.
+    if not (_OBJECT_ME.search(clean) or _MY.search(clean) or any(map(_names_someone, clean.split()))):
+        return None
     return _OBJECT_ME.sub("User", _MY.sub("User's", clean))
+
+
+def _names_someone(word: str) -> bool:
+    """ "Leila", "Fieldnote", "Jonah's": a capitalised word English does not know."""
+    bare = word.strip('.,;:!?"()').removesuffix("'s")
+    lower = bare.lower()
+    return (
+        bare[:1].isupper()
+        and bare.isalpha()
+        and bare != "I"
+        and lower not in STOPWORDS
+        and not lower.endswith("ing")  # "Blogging can really make a difference": a doing, no one
+        and not lexicon_knows(lower)
+    )
 
 
 # Longer than this, what came before is a story of its own rather than the topic of a clause.
 _MAX_TOLD_BEFORE = 120
 _OBJECT_ME = re.compile(r"\bme\b")
+_SUBORDINATE = re.compile(
+    r"^(?:while|when|whenever|after|before|since|because|if|although|though|as|until|once)\b", re.IGNORECASE
+)
 _ASKS_ME = re.compile(r"^[a-z]+\s+me\b", re.IGNORECASE)  # "Distract me, tell me something good"
 _LINK = re.compile(r"^(?:and|but|so|or|plus|also|then)\b[\s,]*", re.IGNORECASE)
 _PRONOUN_FIRST = re.compile(
@@ -432,15 +459,24 @@ _PRONOUN_FIRST = re.compile(
 )
 _SPEAKER_SUBJECT = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|our|us)\b", re.IGNORECASE)
 # A fact whose topic is surely in the sentence before: "User is losing that argument".
+# ("this" and "these" are left out: "I met this amazing woman" introduces her.)
 _NAMES_BACK = re.compile(
-    r"\b(?:that|this|these|those)\s+(?!(?:week|weekend|month|year|morning|afternoon|evening|time|spring|summer|"
-    r"fall|autumn|winter|one)\b)[a-z]+|\b(?:it|that|them)$"
+    r"\b(?:that|those)\s+(?!(?:week|weekend|month|year|morning|afternoon|evening|time|spring|summer|"
+    r"fall|autumn|winter|one|much|many|far|long)\b)[a-z]+|\b(?:it|that|them)$"
 )
 
 
 def _needs_sentence_before(fact: str) -> bool:
-    # Stricter than within a sentence: an "it" a sentence later is the referents' to resolve.
-    return _lacks_topic(fact, _NAMES_BACK)
+    # Stricter than within a sentence: an "it" a sentence later is the referents' to resolve; and
+    # a "that" after "realize", "think", "agree" ... opens what is realized, not a thing said before.
+    return _lacks_topic(_COMPLEMENT.sub(" ", fact), _NAMES_BACK)
+
+
+_COMPLEMENT = re.compile(
+    r"\b(?:realiz|realis|think|thought|know|knew|said|say|feel|felt|hope|believ|agree|mean|sure|glad|"
+    r"learn|notic|found|find|guess|suppos|decid|promis|understand|understood|show|prov|remember)\w*\s+that\b",
+    re.IGNORECASE,
+)
 
 
 _MY = re.compile(r"\bmy\b")

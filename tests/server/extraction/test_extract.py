@@ -452,6 +452,17 @@ def test_a_weekday_habit_is_not_given_a_date() -> None:
         ("Distract me, tell me something good. I'm losing that argument.", ["User is losing that argument"]),
         ("Did Leila want a cat? I'm losing that argument.", ["User is losing that argument"]),
         ("It's about fifty minutes each way. I'll start on Monday.", ["User will start on Monday"]),
+        # ... nor a general remark, a reaction to the listener or a clause that only sets the scene.
+        ("Challenges are awesome for learning. I'm losing that argument.", ["User is losing that argument"]),
+        ("Yeah, Maria, that's a good idea. I'll call those charities.", ["User will call those charities"]),
+        (
+            "While volunteering yesterday, I met this amazing woman, Jean.",
+            ["User met this amazing woman, Jean while volunteering yesterday"],
+        ),
+        (
+            "I realized that self-care matters. I'm starting yoga.",
+            ["User realized that self-care matters", "User is starting yoga"],
+        ),
         # Nothing told: a stance only the listener's words explain, a thing named.
         ("I'm the opposite. I hate flying.", ["User hates flying"]),
         ("It's shorbat adas, my mom's recipe.", []),
