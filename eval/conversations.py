@@ -372,6 +372,8 @@ class SetResult:
     observation_turns_with_fact: float
     ingest_s: float
     recall_ms: list[float]
+    # Facts or the turn kept verbatim (the list route shows facts only).
+    evidence_turns_with_any_memory: float = float("nan")
 
     def table(self) -> str:
         groups: dict[str, list[Outcome]] = defaultdict(list)
@@ -423,8 +425,9 @@ class SetResult:
         lines += ["| " + label + " | " + " | ".join(fn(groups[c]) for c in cols) + " |" for label, fn in rows]
         lines.append("")
         lines.append(
-            f"{self.turns} turns; {100 * self.turns_with_memory:.1f}% of a speaker's turns left a memory "
-            f"(evidence turns {100 * self.evidence_turns_with_memory:.1f}%); gold-observation turns "
+            f"{self.turns} turns; {100 * self.turns_with_memory:.1f}% of a speaker's turns left a fact "
+            f"(evidence turns {100 * self.evidence_turns_with_memory:.1f}%; with the turns kept verbatim "
+            f"{100 * self.evidence_turns_with_any_memory:.1f}%); gold-observation turns "
             f"that gave a fact: {100 * self.observation_turns_with_fact:.1f}%; ingest {self.ingest_s:.0f} s; "
             f"recall p50 {statistics.median(self.recall_ms) if self.recall_ms else float('nan'):.1f} ms."
         )
@@ -502,6 +505,16 @@ def _fact_dias(client: _Client, conversation: Conversation) -> set[str]:
     return dias
 
 
+def _memory_dias(server: LocalServer, conversation: Conversation) -> set[str]:
+    """The turns that left any memory, kept turns too (read from the store: no route lists them)."""
+    store = server.app.services.store
+    dias: set[str] = set()
+    for speaker in conversation.speakers:
+        facts, _ = store.facts.page(server.tenant_id, conversation.user(speaker), 0, 0, kept_turns=True)
+        dias |= {d for d in ((f.metadata or {}).get("dia_id") for f in facts) if isinstance(d, str)}
+    return dias
+
+
 def run_set(
     name: str,
     conversations: list[Conversation],
@@ -513,7 +526,7 @@ def run_set(
 ) -> SetResult:
     outcomes: list[Outcome] = []
     recall_ms: list[float] = []
-    own_turns = own_with = ev_turns = ev_with = obs_turns = obs_with = 0
+    own_turns = own_with = ev_turns = ev_with = ev_any = obs_turns = obs_with = 0
     ingest_s = 0.0
     db = workdir / f"conversations-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.db"
     with LocalServer(db, **(server_options or {})) as server:
@@ -524,12 +537,16 @@ def run_set(
                 ingest(client, conversation)
                 ingest_s += time.perf_counter() - t0
                 with_fact = _fact_dias(client, conversation)
+                with_memory = _memory_dias(server, conversation)
                 evidence = {d for q in conversation.questions for d in q.evidence}
                 own_turns += len(conversation.turns)
                 own_with += sum(1 for t in conversation.turns if t.dia_id in with_fact)
                 ev_turns += sum(1 for t in conversation.turns if t.dia_id in evidence)
                 ev_with += sum(
                     1 for t in conversation.turns if t.dia_id in evidence and t.dia_id in with_fact
+                )
+                ev_any += sum(
+                    1 for t in conversation.turns if t.dia_id in evidence and t.dia_id in with_memory
                 )
                 obs_turns += sum(1 for t in conversation.turns if t.dia_id in conversation.observations)
                 obs_with += sum(
@@ -592,6 +609,7 @@ def run_set(
         obs_with / obs_turns if obs_turns else float("nan"),
         ingest_s,
         recall_ms,
+        ev_any / ev_turns if ev_turns else float("nan"),
     )
     if samples is not None:
         samples.extend(_samples(outcomes))
