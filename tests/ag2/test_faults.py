@@ -13,6 +13,7 @@ from ag2_memorysync import MemorySyncCapability, RecallOptions, RetryPolicy, Wri
 from memorysync_server.http.quota import Quota
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
 from tests.ag2.test_chat import memory_messages
+from tests.support.ticks import longest_stall
 
 MARGIN = 0.25  # seconds over the budget a hook may take: scheduling, deep copy, logging
 
@@ -236,32 +237,6 @@ def test_a_initiate_chat_with_the_capability_on_both_agents(make_memory, stored,
     ]
 
 
-async def loop_stalls(run, tick: float = 0.005) -> tuple[float, float]:
-    """Run ``run()`` on this loop beside a ticker; returns the longest time the loop could not
-    tick (the stall) and how long ``run`` took."""
-    loop = asyncio.get_running_loop()
-    done = asyncio.Event()
-    gaps: list[float] = []
-
-    async def ticker():
-        last = loop.time()
-        while not done.is_set():
-            await asyncio.sleep(tick)
-            now = loop.time()
-            gaps.append(now - last)
-            last = now
-
-    ticking = asyncio.create_task(ticker())
-    began = loop.time()
-    try:
-        await run()
-    finally:
-        took = loop.time() - began
-        done.set()
-        await ticking
-    return max(gaps), took
-
-
 def test_a_initiate_chat_against_a_slow_server_never_holds_the_callers_loop(make_memory, server, stored, uid):
     """AG2 runs hooks synchronously on the caller's loop; the recall is awaited, not waited on."""
     memory = make_memory(session_id="stall", recall_timeout=1.0)
@@ -274,8 +249,9 @@ def test_a_initiate_chat_against_a_slow_server_never_holds_the_callers_loop(make
     memory.add_to_agent(user)
     try:
         stall, took = asyncio.run(
-            loop_stalls(
-                lambda: user.a_initiate_chat(bot, message="What peanut snack should I bring?", silent=True)
+            longest_stall(
+                lambda: user.a_initiate_chat(bot, message="What peanut snack should I bring?", silent=True),
+                tick=0.005,
             )
         )
     finally:

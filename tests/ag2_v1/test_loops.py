@@ -13,6 +13,7 @@ from ag2.middleware import BaseMiddleware
 from ag2.testing import TestConfig
 
 from ag2_memorysync import MemorySyncMiddleware, RetryPolicy, WriteOptions
+from tests.support.ticks import longest_stall
 
 MARGIN = 0.25  # seconds over the budget a model call may be held: scheduling, logging
 
@@ -51,26 +52,13 @@ def timed_agent(memory) -> tuple[Agent, Mark, Mark]:
 async def ask_all_while_ticking(bot: Agent) -> float:
     """Ask every question on one conversation while a ticker on the same loop records its
     longest gap between ticks; returns that gap (seconds)."""
-    gaps: list[float] = []
-    stop = asyncio.Event()
 
-    async def tick() -> None:
-        last = time.perf_counter()
-        while not stop.is_set():
-            await asyncio.sleep(0.01)
-            now = time.perf_counter()
-            gaps.append(now - last)
-            last = now
-
-    ticker = asyncio.create_task(tick())
-    try:
+    async def ask_all() -> None:
         reply = await bot.ask(QUESTIONS[0])
         for question in QUESTIONS[1:]:
             reply = await reply.ask(question)
-    finally:
-        stop.set()
-        await ticker
-    return max(gaps)
+
+    return (await longest_stall(ask_all))[0]
 
 
 def held(entered: Mark, reached: Mark) -> list[float]:

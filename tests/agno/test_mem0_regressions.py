@@ -18,6 +18,7 @@ from agno.memory import MemoryManager
 
 from agno_memorysync import AsyncMemorySyncDb, MemorySyncClearAllError, MemorySyncDb
 from tests.support.load import busy_cpus
+from tests.support.ticks import collector_pauses, longest_stall, net
 
 from .conftest import memory_agent
 from .scripted import ScriptedModel
@@ -47,33 +48,50 @@ def test_no_transport_error_text_reaches_the_model_or_the_user(tmp_path, dead_ur
     memory_db.close(flush_timeout=0)
 
 
+def timed_calls(memory_db) -> list[tuple[str, float, float]]:
+    """When each of the db's calls began and ended, as agno awaited it (name, monotonic times):
+    the calls of this instance are timed in place, and still run."""
+    waits: list[tuple[str, float, float]] = []
+    for name in ("get_user_memories", "get_user_memory", "upsert_user_memory", "delete_user_memory"):
+        call = getattr(memory_db, name)
+
+        def timed(*args, _call=call, _name=name, **kwargs):
+            began = time.monotonic()
+            result = _call(*args, **kwargs)
+            if not asyncio.iscoroutine(result):
+                waits.append((_name, began, time.monotonic()))
+                return result
+
+            async def awaited():
+                try:
+                    return await result
+                finally:
+                    waits.append((_name, began, time.monotonic()))
+
+            return awaited()
+
+        setattr(memory_db, name, timed)
+    return waits
+
+
 async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(server, tmp_path):
     async def run_and_measure(memory_db, name: str):
         model = ScriptedModel()
         agent = memory_agent(model, AsyncSqliteDb(db_file=str(tmp_path / f"{name}.db")), memory_db)
-        gaps: list[float] = []
-        done = asyncio.Event()
+        waits = timed_calls(memory_db)
+        outcome: list = []
 
-        async def ticker() -> None:
-            last = time.monotonic()
-            while not done.is_set():
-                await asyncio.sleep(0.01)
-                now = time.monotonic()
-                gaps.append(now - last)
-                last = now
+        async def run() -> None:
+            outcome.append(await agent.arun("I like tea"))
 
-        ticking = asyncio.create_task(ticker())
-        started = time.monotonic()
-        result = await agent.arun("I like tea")
-        elapsed = time.monotonic() - started
-        done.set()
-        await ticking
+        with collector_pauses() as pauses:
+            stall, _ = await longest_stall(run)
         await agent.db.close()  # inside this loop: aiosqlite threads must not outlive it
         # the write that timed out was queued for a retry; the server stays slow, so give it up now
         closing = memory_db.close(flush_timeout=0)
         if asyncio.iscoroutine(closing):
             await closing
-        return result, elapsed, max(gaps)
+        return outcome[0], [(call, net(began, ended, pauses)) for call, began, ended in waits], stall
 
     # The default budget: a stall of a whole budget stands far apart from the scheduling gaps a
     # loaded machine adds (0.39 s seen once with two CPU hogs, a test run and a matrix run beside).
@@ -94,7 +112,7 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
     await run_and_measure(AsyncMemorySyncDb(**{**budgets, "recall_timeout": 10, "write_timeout": 10}), "warm")
     server.faults.set(delay=3)
     with busy_cpus():  # the bound must hold on a loaded machine, so it is checked on one
-        result, elapsed, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets), "async")
+        result, waits, worst_gap = await run_and_measure(AsyncMemorySyncDb(**budgets), "async")
         # The same run with a sync memory db (the Mem0 toolkit's situation) stalls the loop for a
         # whole budget: proof that the measurement can fail.
         _, _, sync_gap = await run_and_measure(MemorySyncDb(**budgets), "sync")
@@ -102,8 +120,10 @@ async def test_the_event_loop_keeps_running_while_a_slow_server_is_waited_on(ser
     # The loop never stalled for anything like a budget while the server was being waited on
     # (agno's own synchronous work between awaits accounts for up to ~0.1 s).
     assert worst_gap < budget / 2
-    # every memory call is bounded: context read, extraction read, write, re-read
-    assert elapsed < 4 * budget + 1.0
+    # Every memory call is bounded by its budget: context read, extraction read, write, re-read.
+    # (The run as a whole adds agno's own work, which two CPU hogs stretch past a second.)
+    assert len(waits) >= 4, waits
+    assert all(took < budget * 1.5 for _, took in waits), waits
     assert sync_gap >= 0.8 * budget
 
 
