@@ -12,14 +12,14 @@ enough to answer from, and the block stays small for the model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
 from ..language.words import content_words, stem
 
-__all__ = ["FILL", "block", "fit", "said_at"]
+__all__ = ["FILL", "block", "fit", "in_their_words", "said_at"]
 
 # A recall ranks this many places for each one asked for (``k``): the k best take their lines
 # first, and while the character budget has room the next best follow. Short facts leave much
@@ -86,6 +86,31 @@ def chatter(text: str, prompt: str) -> bool:
         if not (sentence.endswith("?") or (_CHATTER.match(sentence) and len(words) <= 3)):
             return False
     return True
+
+
+def _overlap(asked: set[str], text: str) -> int:
+    return len(asked & {stem(w) for w in content_words(text)})
+
+
+def in_their_words(
+    ranked: list[tuple[Fact, float]], prompt: str, budget: int, turn: Callable[[Fact], Fact | None]
+) -> list[tuple[Fact, float]]:
+    """``ranked`` with the best match in the person's own words: a fact gives way to the kept
+    turn it was distilled from (``turn``: that turn, or None) when the turn shares more of the
+    prompt's words than the fact does (extraction dropped what the question asks about) or
+    fits in a third of the block. A fact is one clause of what was said; the answer is often in
+    the clause beside it. Only the best match: each turn shown whole takes the room of two or
+    three facts, and the next matches are what a question about several things needs."""
+    if not ranked or ranked[0][0].event_type == KEPT_TURN:
+        return ranked
+    best, score = ranked[0]
+    said = turn(best)
+    if said is None or said.event_type != KEPT_TURN:
+        return ranked
+    asked = {stem(w) for w in content_words(prompt)}
+    if _overlap(asked, said.text) > _overlap(asked, best.text) or len(line(said)) <= budget // 3:
+        return [(said, score), *ranked[1:]]
+    return ranked
 
 
 def fit(ranked: list[tuple[Fact, float]], prompt: str, budget: int) -> list[tuple[Fact, float, str]]:

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..domain import Fact
+from ..domain import KEPT_TURN, Fact
 from ..domain.event_types import BUILTIN_EVENT_TYPES
 from ..retrieval import FactSearch
+from ..retrieval.turns import turn_of
 from ..storage import Storage
 from .figures import Tally
 
@@ -71,6 +72,15 @@ class Recall:
             if not ranked:
                 self.tally.add("empty_recalls")
         return ranked, dropped
+
+    def turn_behind(self, tenant: str, user: str, fact: Fact) -> Fact | None:
+        """The kept turn ``fact`` was distilled from (None: a turn itself, a fact said on its own,
+        or its turn deleted since)."""
+        source = turn_of(fact)
+        if source == fact.id:
+            return None
+        found = self.search.fact_cache.get(tenant, user, [source])
+        return found[0] if found and found[0].event_type == KEPT_TURN else None
 
     def _narrow(self, tenant: str, names: list[str] | None) -> tuple[frozenset[str] | None, list[str]]:
         """The event types a search keeps (None: every type, when ``names`` is absent or every

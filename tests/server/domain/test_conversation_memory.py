@@ -104,6 +104,37 @@ def test_a_kept_turn_is_quoted_with_its_dates_in_the_block(api: Api) -> None:
     ]
 
 
+def test_the_best_match_is_shown_in_the_persons_words_when_they_carry_more(api: Api) -> None:
+    said = "I finally ran my first marathon last Sunday! My time was 4 hours and 12 minutes, and my legs still hurt."
+    api.turn("u", said, occurred_at=MARCH)
+    recalled = api.v1("/v1/memory/recall", "u", prompt="What was the user's marathon time?")
+    # The best fact ("User finally ran their first marathon on 8 March 2026") lost the time, which
+    # sits in the clause beside it: the turn it came from takes its line, dated, and only once.
+    assert recalled["context"].splitlines()[0] == (
+        '- [10 March 2026] User said: "I finally ran my first marathon last Sunday (8 March 2026)! '
+        'My time was 4 hours and 12 minutes, and my legs still hurt."'
+    )
+    first = recalled["memories"][0]
+    assert first["text"] == said and first["metadata"]["write_origin"] == "turn"
+    behind = {m["metadata"].get("distilled_from") for m in recalled["memories"][1:]}
+    assert first["memory_id"] not in behind
+
+
+def test_a_long_turn_stays_behind_its_fact_when_the_fact_says_what_was_asked(api: Api) -> None:
+    api.turn(
+        "u",
+        "I work as a nurse at the city hospital, mostly night shifts on the cardiac ward. It is exhausting,"
+        " honestly, and the commute across town takes forever, but my colleagues are wonderful and the"
+        " patients are mostly lovely, so I am staying for now.",
+        occurred_at=MARCH,
+    )
+    recalled = api.v1("/v1/memory/recall", "u", prompt="Where does the user work as a nurse?")
+    # A whole turn takes the room of two or three facts: it stands in only when it adds.
+    assert recalled["context"].splitlines()[0] == (
+        "- [10 March 2026] User works as a nurse at the city hospital, mostly night shifts on the cardiac ward"
+    )
+
+
 def test_recall_leaves_out_the_turn_it_answers(api: Api) -> None:
     # Adapters capture the person's message before they recall for it: its own words (and their
     # facts) must not come back and push out what was said before.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -74,7 +75,12 @@ def recall(s: Services, call: Call) -> tuple[int, Any]:
     relevant = _ranked(s, call, gated=True)
     if relevant is None:
         return 200, {"context": "", "memories": []}
-    lines = context.fit(relevant, call.body["prompt"], s.recall_chars)
+    tenant, user = call.tenant_user()
+    prompt = call.body["prompt"]
+    spoken = context.in_their_words(
+        relevant, prompt, s.recall_chars, partial(s.recall.turn_behind, tenant, user)
+    )
+    lines = context.fit(spoken, prompt, s.recall_chars)
     return 200, {
         "context": "\n".join(text for _, _, text in lines),
         "memories": [_recalled(fact, score) for fact, score, _ in lines],
