@@ -108,7 +108,11 @@ def in_their_words(
     if said is None or said.event_type != KEPT_TURN:
         return ranked
     asked = {stem(w) for w in content_words(prompt)}
-    if _overlap(asked, said.text) > _overlap(asked, best.text) or len(line(said)) <= budget // 3:
+    third = budget // 3
+    # A line is never shorter than its turn's words: dating a long turn's phrases is skipped.
+    if _overlap(asked, said.text) > _overlap(asked, best.text) or (
+        len(" ".join(said.text.split())) <= third and len(line(said)) <= third
+    ):
         return [(said, score), *ranked[1:]]
     return ranked
 
