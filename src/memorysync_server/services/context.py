@@ -105,7 +105,9 @@ def in_their_words(
         return ranked
     best, score = ranked[0]
     said = turn(best)
-    if said is None or said.event_type != KEPT_TURN:
+    if said is None or said.event_type != KEPT_TURN or said.text.strip() == prompt.strip():
+        # Not the prompt itself: recall leaves out the turn it answers (retrieval/said.py), and a
+        # fact of it that extraction in context worded otherwise must not bring it back whole.
         return ranked
     asked = {stem(w) for w in content_words(prompt)}
     third = budget // 3

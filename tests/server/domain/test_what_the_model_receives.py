@@ -5,11 +5,14 @@ HTTP, on both engines."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from memorysync_server import LocalServer
+from memorysync_server.domain import KEPT_TURN, Fact
+from memorysync_server.services.context import in_their_words
 
 from ..api import Api
 
@@ -150,3 +153,22 @@ def test_what_a_turn_goes_on_to_say_stays_with_its_fact_and_a_time_said_before_d
         "User visited a veteran's hospital and met some amazing people in the week before 8 May 2023"
     )
     assert "appreciate" in fact and "give back" in fact
+
+
+def test_the_best_line_never_brings_back_the_prompt_or_a_turn_that_is_gone() -> None:
+    when = datetime(2023, 5, 8, tzinfo=timezone.utc)
+    prompt = "My time was 4 hours and 12 minutes. I finally ran my first marathon!"
+    turn = Fact(id=1, text=prompt, source="turn", metadata={}, created_at=when, event_type=KEPT_TURN)
+    fact = Fact(
+        id=2,
+        text="User finally ran their first marathon",
+        source="turn",
+        metadata={"distilled_from": "m_1"},
+        created_at=when,
+    )
+    ranked = [(fact, 0.9)]
+    # A fact of the prompt's own turn that extraction in context worded otherwise than the
+    # prompt's echo: it may rank, but the prompt does not come back whole.
+    assert in_their_words(ranked, prompt, 700, lambda f: turn) == ranked
+    assert in_their_words(ranked, "What was the marathon time?", 700, lambda f: None) == ranked
+    assert in_their_words(ranked, "What was the marathon time?", 700, lambda f: turn) == [(turn, 0.9)]
