@@ -13,6 +13,7 @@ from memorysync_client.models import ListHistoryRequest
 
 from ag2_memorysync import MemorySyncCapability
 from memorysync_core import Connection, call
+from tests.support.load import FUNCTIONAL_BUDGET
 
 
 @pytest.fixture
@@ -29,6 +30,8 @@ def make_memory(server, uid) -> Iterator[Callable[..., MemorySyncCapability]]:
         kwargs.setdefault("user_id", uid)
         kwargs.setdefault("api_key", server.api_key)
         kwargs.setdefault("base_url", server.base_url)
+        if "recall_timeout" not in kwargs and "recall" not in kwargs:
+            kwargs["recall_timeout"] = FUNCTIONAL_BUDGET
         memory = MemorySyncCapability(**kwargs)
         made.append(memory)
         return memory

@@ -11,6 +11,7 @@ import pytest
 
 from ag2_memorysync import MemorySyncMiddleware
 from tests.ag2.conftest import Stored
+from tests.support.load import FUNCTIONAL_BUDGET
 
 
 @pytest.fixture
@@ -27,6 +28,8 @@ def make_memory(server, uid) -> Iterator[Callable[..., MemorySyncMiddleware]]:
         kwargs.setdefault("user_id", uid)
         kwargs.setdefault("api_key", server.api_key)
         kwargs.setdefault("base_url", server.base_url)
+        if "recall_timeout" not in kwargs and "recall" not in kwargs:
+            kwargs["recall_timeout"] = FUNCTIONAL_BUDGET
         memory = MemorySyncMiddleware(**kwargs)
         made.append(memory)
         return memory

@@ -11,6 +11,7 @@ from agno.agent import Agent
 from agno.memory import MemoryManager
 
 from agno_memorysync import MemorySyncDb
+from tests.support.load import FUNCTIONAL_BUDGET
 
 
 def memory_agent(model: Any, sessions_db: Any, memory_db: Any, *, user_id: str = "u", **kwargs: Any) -> Agent:
@@ -77,6 +78,8 @@ def raw(server) -> Raw:
 
 @pytest.fixture
 def db(server) -> Iterator[MemorySyncDb]:
-    memory_db = MemorySyncDb(api_key=server.api_key, base_url=server.base_url)
+    memory_db = MemorySyncDb(
+        api_key=server.api_key, base_url=server.base_url, recall_timeout=FUNCTIONAL_BUDGET
+    )
     yield memory_db
     memory_db.close()

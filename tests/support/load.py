@@ -28,3 +28,10 @@ def busy_cpus(count: int | None = None) -> Iterator[None]:
             spinner.kill()
         for spinner in spinners:
             spinner.wait()
+
+
+# What the functional tests (what is remembered, not how fast) give a recall: as long as a starved
+# machine needs. The default 1.2 s is the product's promise to a live chat and the timing tests
+# hold it; a functional test that ran out of it failed on the machine, not the product (seen: the
+# matrix's nice'd py3.10 cell beside two CPU hogs, where a first recall took over 1.2 s).
+FUNCTIONAL_BUDGET = 10.0
