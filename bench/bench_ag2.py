@@ -52,7 +52,7 @@ from ag2_memorysync.backend import Backend  # noqa: E402
 from memorysync_core import Connection, call, shared_loop  # noqa: E402
 from memorysync_server.launcher import LocalServer  # noqa: E402
 from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks  # noqa: E402
-from tests.ag2.test_faults import loop_stalls  # noqa: E402
+from tests.support.ticks import longest_stall  # noqa: E402
 
 BUDGET_MARGIN = 0.25
 PROMPT = "What snack should I bring to the party tonight?"
@@ -371,8 +371,9 @@ def _measure_once(
                 if attach == "with":
                     chat_memory.add_to_agent(stall_bot)
                 stall, _ = asyncio.run(
-                    loop_stalls(
-                        lambda u=stall_user, b=stall_bot: u.a_initiate_chat(b, message=PROMPT, silent=True)
+                    longest_stall(
+                        lambda u=stall_user, b=stall_bot: u.a_initiate_chat(b, message=PROMPT, silent=True),
+                        tick=0.005,
                     )
                 )
                 stalls[attach].append(stall)
