@@ -13,7 +13,7 @@ from memorysync_client.models import ListHistoryRequest
 
 from ag2_memorysync import MemorySyncCapability
 from memorysync_core import Connection, call
-from tests.support.load import FUNCTIONAL_BUDGET
+from tests.support.load import give_functional_budget
 
 
 @pytest.fixture
@@ -23,15 +23,14 @@ def uid() -> str:
 
 
 @pytest.fixture
-def make_memory(server, uid) -> Iterator[Callable[..., MemorySyncCapability]]:
+def make_memory(server, uid, request) -> Iterator[Callable[..., MemorySyncCapability]]:
     made: list[MemorySyncCapability] = []
 
     def make(**kwargs: Any) -> MemorySyncCapability:
         kwargs.setdefault("user_id", uid)
         kwargs.setdefault("api_key", server.api_key)
         kwargs.setdefault("base_url", server.base_url)
-        if "recall_timeout" not in kwargs and "recall" not in kwargs:
-            kwargs["recall_timeout"] = FUNCTIONAL_BUDGET
+        give_functional_budget(request, kwargs)
         memory = MemorySyncCapability(**kwargs)
         made.append(memory)
         return memory

@@ -15,6 +15,9 @@ from tests.ag2.scripted import assistant, person, sequence, time_reply_hooks
 from tests.ag2.test_chat import memory_messages
 from tests.support.ticks import longest_stall
 
+# These bounds are worth something only at the budget users get: make_memory keeps the default.
+pytestmark = pytest.mark.product_budget
+
 MARGIN = 0.25  # seconds over the budget a hook may take: scheduling, deep copy, logging
 
 LINES = ["I moved to Lisbon last spring.", "I work as a nurse at the city hospital."]
@@ -309,3 +312,7 @@ def test_the_recall_circuit_breaker_pauses_recall_after_failures_then_probes_aga
 def test_breaker_settings_are_checked(dead_url, kwargs, fix):
     with pytest.raises(ValueError, match=fix):
         MemorySyncCapability(user_id="u", api_key="k", base_url=dead_url, recall=RecallOptions(**kwargs))
+
+
+def test_these_tests_hold_the_default_budget(make_memory):
+    assert make_memory().recall_timeout == RecallOptions().recall_timeout == 1.2

@@ -11,7 +11,7 @@ import pytest
 
 from ag2_memorysync import MemorySyncMiddleware
 from tests.ag2.conftest import Stored
-from tests.support.load import FUNCTIONAL_BUDGET
+from tests.support.load import give_functional_budget
 
 
 @pytest.fixture
@@ -21,15 +21,14 @@ def uid() -> str:
 
 
 @pytest.fixture
-def make_memory(server, uid) -> Iterator[Callable[..., MemorySyncMiddleware]]:
+def make_memory(server, uid, request) -> Iterator[Callable[..., MemorySyncMiddleware]]:
     made: list[MemorySyncMiddleware] = []
 
     def make(**kwargs: Any) -> MemorySyncMiddleware:
         kwargs.setdefault("user_id", uid)
         kwargs.setdefault("api_key", server.api_key)
         kwargs.setdefault("base_url", server.base_url)
-        if "recall_timeout" not in kwargs and "recall" not in kwargs:
-            kwargs["recall_timeout"] = FUNCTIONAL_BUDGET
+        give_functional_budget(request, kwargs)
         memory = MemorySyncMiddleware(**kwargs)
         made.append(memory)
         return memory

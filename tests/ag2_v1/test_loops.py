@@ -7,13 +7,17 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+import pytest
 from ag2 import Agent
 from ag2.events import BaseEvent
 from ag2.middleware import BaseMiddleware
 from ag2.testing import TestConfig
 
-from ag2_memorysync import MemorySyncMiddleware, RetryPolicy, WriteOptions
+from ag2_memorysync import MemorySyncMiddleware, RecallOptions, RetryPolicy, WriteOptions
 from tests.support.ticks import longest_stall
+
+# These bounds are worth something only at the budget users get: make_memory keeps the default.
+pytestmark = pytest.mark.product_budget
 
 MARGIN = 0.25  # seconds over the budget a model call may be held: scheduling, logging
 
@@ -162,3 +166,7 @@ def test_an_outage_mid_conversation_loses_no_turn_and_duplicates_none(make_memor
     ]
     stats = memory.stats()
     assert stats["captured"] == 6 and stats["failed"] == 0 and stats["dropped"] == 0
+
+
+def test_these_tests_hold_the_default_budget(make_memory):
+    assert make_memory().recall_timeout == RecallOptions().recall_timeout == 1.2

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -35,3 +36,13 @@ def busy_cpus(count: int | None = None) -> Iterator[None]:
 # hold it; a functional test that ran out of it failed on the machine, not the product (seen: the
 # matrix's nice'd py3.10 cell beside two CPU hogs, where a first recall took over 1.2 s).
 FUNCTIONAL_BUDGET = 10.0
+
+
+def give_functional_budget(request: Any, kwargs: dict[str, Any]) -> None:
+    """Set ``recall_timeout`` to FUNCTIONAL_BUDGET in a fixture's keywords, unless the test sets its
+    own or its module holds the product's default (``pytestmark = pytest.mark.product_budget``: the
+    fault and loop tests, whose bounds are only worth something at the budget users get)."""
+    if request.node.get_closest_marker("product_budget") is not None:
+        return
+    if "recall_timeout" not in kwargs and "recall" not in kwargs:
+        kwargs["recall_timeout"] = FUNCTIONAL_BUDGET
