@@ -36,6 +36,7 @@ OPERATIONS = {
     "list_history": ("post", "/v1/history/list", "history"),
     "delete_history": ("post", "/v1/history/delete", "history"),
     "put_state": ("post", "/v1/state/put", "state"),
+    "put_state_many": ("post", "/v1/state/put_many", "state"),
     "get_state": ("post", "/v1/state/get", "state"),
     "list_state": ("post", "/v1/state/list", "state"),
     "search_state": ("post", "/v1/state/search", "state"),

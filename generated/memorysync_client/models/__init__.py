@@ -72,6 +72,8 @@ from .memory_status_processing_status import MemoryStatusProcessingStatus
 from .memory_update import MemoryUpdate
 from .metadata import Metadata
 from .project import Project
+from .put_state_many_request import PutStateManyRequest
+from .put_state_many_response import PutStateManyResponse
 from .put_state_request import PutStateRequest
 from .put_state_request_value import PutStateRequestValue
 from .put_state_response import PutStateResponse
@@ -168,6 +170,8 @@ __all__ = (
     "MemoryUpdate",
     "Metadata",
     "Project",
+    "PutStateManyRequest",
+    "PutStateManyResponse",
     "PutStateRequest",
     "PutStateRequestValue",
     "PutStateResponse",

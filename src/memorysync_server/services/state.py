@@ -4,6 +4,7 @@ the text, or replacing the facts extracted before), get, list, search, namespace
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,23 @@ def state_text(body: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
+class PutRequest:
+    """One record to store (a ``/v1/state/put`` body, parsed)."""
+
+    user: str
+    source: str
+    namespace: list[str]
+    key: str
+    value: Any
+    text: str
+    index: bool = True
+    extract: bool = False
+    replace_derived_facts: bool = False
+    as_fact: bool = False
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class Put:
     row: StateRow
     created: bool
@@ -35,61 +53,60 @@ class State:
     def get(self, tenant: str, user: str, source: str, namespace: list[str], key: str) -> StateRow | None:
         return self.store.state.get(tenant, user, source, namespace, key)
 
-    def put(
-        self,
-        tenant: str,
-        user: str,
-        *,
-        source: str,
-        namespace: list[str],
-        key: str,
-        value: Any,
-        text: str,
-        index: bool,
-        extract: bool,
-        replace_derived_facts: bool,
-        as_fact: bool = False,
-        metadata: dict[str, Any] | None,
-    ) -> Put:
-        record = NewState(
-            source=source,
-            namespace=namespace,
-            key=key,
-            value=value,
-            text=text,
-            indexed=index,
-            vector=self.pipeline.embed([text])[0] if index else None,
-        )
-        if as_fact and text.strip():
-            # A memory distilled elsewhere (agno's model): one fact, as written, and read as the
-            # record is (the record's vector is the fact's when their texts are one).
-            known = {text: record.vector} if record.vector is not None else None
-            drafts: Drafts | None = self.pipeline.drafts(
-                [nfc(text).strip()], scope=(tenant, user), known=known
-            )
-        else:
-            drafts = self.pipeline.extract(text, scope=(tenant, user)) if extract else None
+    def put(self, tenant: str, user: str, **request: Any) -> Put:
+        """One record (``request``: the fields of `PutRequest` but ``user``)."""
+        return self.put_many(tenant, [PutRequest(user=user, **request)])[0]
 
-        def store() -> Put:
-            deleted: list[int] = []
-            row, created = self.store.state.put(tenant, user, record)
-            if not created and replace_derived_facts:
-                deleted = self.store.facts.delete(
-                    tenant, user, self.store.facts.derived(tenant, user, "state", [row.id])
-                )
-            if drafts is not None:
-                meta = fact_metadata(
-                    metadata,
-                    write_origin="state-fact" if as_fact else "state-extraction",
-                    turn_role="user",
-                    distilled_from=f"h_{row.id}",
-                )
-                self.pipeline.store_facts(
-                    tenant, user, drafts, source=source, metadata=meta, origin=("state", row.id)
-                )
-            return Put(row, created, drafts is not None, deleted)
+    def put_many(self, tenant: str, requests: Sequence[PutRequest]) -> list[Put]:
+        """Store every record of ``requests`` in one unit of work (all or none), their texts
+        encoded in one model run; the answers in the given order."""
+        indexed = [r.text for r in requests if r.index]
+        vectors = iter(self.pipeline.embed(indexed) if indexed else [])
+        prepared = []
+        for r in requests:
+            record = NewState(
+                source=r.source,
+                namespace=r.namespace,
+                key=r.key,
+                value=r.value,
+                text=r.text,
+                indexed=r.index,
+                vector=next(vectors) if r.index else None,
+            )
+            prepared.append((r, record, self._drafts(tenant, r, record)))
+
+        def store() -> list[Put]:
+            return [self._store(tenant, r, record, drafts) for r, record, drafts in prepared]
 
         return self.store.atomic(store)
+
+    def _drafts(self, tenant: str, r: PutRequest, record: NewState) -> Drafts | None:
+        if r.as_fact and r.text.strip():
+            # A memory distilled elsewhere (agno's model): one fact, as written, and read as the
+            # record is (the record's vector is the fact's when their texts are one).
+            known = {r.text: record.vector} if record.vector is not None else None
+            return self.pipeline.drafts([nfc(r.text).strip()], scope=(tenant, r.user), known=known)
+        return self.pipeline.extract(r.text, scope=(tenant, r.user)) if r.extract else None
+
+    def _store(self, tenant: str, r: PutRequest, record: NewState, drafts: Drafts | None) -> Put:
+        """(Inside a unit of work) one record, the facts it replaces and the facts it gives."""
+        deleted: list[int] = []
+        row, created = self.store.state.put(tenant, r.user, record)
+        if not created and r.replace_derived_facts:
+            deleted = self.store.facts.delete(
+                tenant, r.user, self.store.facts.derived(tenant, r.user, "state", [row.id])
+            )
+        if drafts is not None:
+            meta = fact_metadata(
+                r.metadata,
+                write_origin="state-fact" if r.as_fact else "state-extraction",
+                turn_role="user",
+                distilled_from=f"h_{row.id}",
+            )
+            self.pipeline.store_facts(
+                tenant, r.user, drafts, source=r.source, metadata=meta, origin=("state", row.id)
+            )
+        return Put(row, created, drafts is not None, deleted)
 
     def rows(self, tenant: str, user: str, source: str, prefix: list[str] | None) -> list[StateRow]:
         """Every record under ``prefix``, most recently updated first."""

@@ -12,12 +12,14 @@ import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memorysync_server.domain import KEPT_TURN, FactFilter
 from memorysync_server.services import Services, build_services
 from memorysync_server.services.errors import Invalid, NotVisible
+from memorysync_server.services.state import PutRequest
 
 T, U = "tenant-a", "ana"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
@@ -210,6 +212,45 @@ def test_state_as_fact_is_one_memory_replaced_with_its_record(services: Services
     row = services.state.get(T, U, "agno", ["memories"], "m1")
     assert row is not None and row.value == {"memory": "Customer prefers green dashboards"}
     assert services.state.namespaces(T, U, "agno", None, None) == [["memories"]]
+
+
+def test_state_put_many_stores_all_of_a_batch_or_none_of_it(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def requests(*texts: str) -> list[PutRequest]:
+        return [
+            PutRequest(
+                user=U,
+                source="agno",
+                namespace=["memories"],
+                key=f"m{i}",
+                value={"memory": text},
+                text=text,
+                as_fact=True,
+                replace_derived_facts=True,
+            )
+            for i, text in enumerate(texts)
+        ]
+
+    services.state.put_many(T, requests("Lives in Porto"))
+    real_put, calls = services.store.state.put, []
+
+    def put_that_fails_second(*args: Any) -> Any:  # fault injection: the store fails mid-batch
+        calls.append(args)
+        if len(calls) == 2:
+            raise OSError("disk went away")
+        return real_put(*args)
+
+    monkeypatch.setattr(services.store.state, "put", put_that_fails_second)
+    with pytest.raises(OSError):
+        services.state.put_many(T, requests("Lives in Lisbon", "Is vegan", "Plays the cello"))
+    monkeypatch.undo()
+    assert len(calls) == 2
+    assert listed(services) == ["Lives in Porto"]  # the first write of the batch was undone too
+    assert [row.key for row in services.state.rows(T, U, "agno", None)] == ["m0"]
+    puts = services.state.put_many(T, requests("Lives in Lisbon", "Is vegan"))
+    assert [put.created for put in puts] == [False, True]
+    assert sorted(listed(services)) == ["Is vegan", "Lives in Lisbon"]
 
 
 def test_forgetting_a_user_removes_every_kind_of_row_and_no_other_users(services: Services) -> None:
