@@ -1,8 +1,8 @@
 """Benchmarks for agno_memorysync: ``upsert_memories`` batched vs one memory at a time.
 
-openapi.yaml has no batch state route, so a batch of N memories still costs N reads and (at most)
-N writes. ``upsert_memories`` runs them side by side (at most 8 requests in flight) and skips the
-write of a memory that did not change; one-at-a-time is a loop of ``upsert_user_memory``. Both
+``upsert_memories`` reads a batch's records with one list per user (or one get per memory, side
+by side, at most 8 in flight), skips the write of a memory that did not change, and sends the rest
+in ``/v1/state/put_many`` calls of up to 100; one-at-a-time is a loop of ``upsert_user_memory``. Both
 run against a real LocalServer over loopback, once as is and once with every state request held
 20 ms by the server (the round trip of a hosted server), where the batching matters.
 

@@ -23,7 +23,14 @@ from typing import Any, Generic, TypeVar
 
 from agno.db.schemas.memory import UserMemory
 from memorysync_client.api.memory import forget_memories, list_memories, query_memories
-from memorysync_client.api.state import delete_state, get_state, list_state, put_state, search_state
+from memorysync_client.api.state import (
+    delete_state,
+    get_state,
+    list_state,
+    put_state,
+    put_state_many,
+    search_state,
+)
 from memorysync_client.models import (
     DeleteStateRequest,
     DeleteStateResponse,
@@ -33,6 +40,8 @@ from memorysync_client.models import (
     ListStateRequest,
     MemoryList,
     Metadata,
+    PutStateManyRequest,
+    PutStateManyResponse,
     PutStateRequest,
     PutStateRequestValue,
     PutStateResponse,
@@ -79,13 +88,32 @@ DELETE_CHUNK = 1000  # DeleteStateRequest.keys maxItems in openapi.yaml
 FORGET_CHUNK = 100  # ForgetByIds.memory_ids maxItems in openapi.yaml
 MAX_QUERY_CHARS = 4000
 MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno's own backends
-# Requests one batch keeps in flight. openapi.yaml has no batch state route, so a batch of N
-# memories is N reads and N writes; running them side by side bounds the wall time by about
-# N / CONCURRENCY round trips instead of 2N, without one caller flooding the server.
+# Requests one batch keeps in flight: its reads (and its writes, where the server has no
+# /v1/state/put_many) run side by side, bounding the wall time by about N / CONCURRENCY round
+# trips instead of N, without one caller flooding the server.
 CONCURRENCY = 8
+MANY_CHUNK = 100  # PutStateManyRequest.items maxItems in openapi.yaml
 # A batch with this many memories of one user reads that user's records in one list request
 # (when they fit in one page) instead of one get per memory.
 SNAPSHOT_MIN = 8
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """One memory's write, prepared: what the caller is told was stored, the record it replaces
+    (None: new), and the put body (None: unchanged, nothing to send)."""
+
+    merged: dict[str, Any]
+    stored: dict[str, Any] | None
+    body: PutStateRequest | None
+
+
+def _succeeded(results: list[Any]) -> list[Any]:
+    """A Parallel step's results, or the first branch's exception."""
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        raise failed[0]
+    return results
 
 
 class SkippedWriteError(MemorySyncError):
@@ -153,20 +181,27 @@ class Plan(Generic[T]):
 async def drive(steps: Steps[T], connection: Connection) -> T:
     """Run ``steps`` against ``connection``: the only place an operation meets the network."""
     reply: Any = None
+    failed: MemorySyncError | None = None
     try:
         while True:
-            step = steps.send(reply)
+            # A call's error goes back into the steps, which may handle it (a route the server
+            # does not have); unhandled, it ends them and reaches the caller.
+            step = steps.send(reply) if failed is None else steps.throw(failed)
+            failed = None
             if step is TENANT:
                 reply = await connection.atenant_id()
             elif isinstance(step, Call):
                 body = {} if step.body is None else {"body": step.body}
-                reply = await acall(
-                    step.operation.asyncio_detailed,
-                    client=connection.client,
-                    expect=step.expect,
-                    **body,
-                    **step.args,
-                )
+                try:
+                    reply = await acall(
+                        step.operation.asyncio_detailed,
+                        client=connection.client,
+                        expect=step.expect,
+                        **body,
+                        **step.args,
+                    )
+                except MemorySyncError as error:
+                    failed = error
             elif isinstance(step, Parallel):
                 reply = await _parallel(step, connection)
             else:
@@ -211,6 +246,7 @@ class MemoryOps:
         self.min_search_score = float(min_search_score)
         self._last_inserted = 0
         self._stamp_lock = threading.Lock()
+        self._put_many_offered = True  # until the server answers /v1/state/put_many with 404
 
     # ---------------------------------------------------------------- reads
     def get_user_memories(
@@ -347,18 +383,50 @@ class MemoryOps:
                 stored = [(yield from self.put_steps(*values[0]))]
             else:
                 known = yield from self._snapshots(values)
-                results = yield Parallel(
-                    [self.put_steps(v, keep, known.get(v["user_id"])) for v, keep in values]
+                ready = _succeeded(
+                    (yield Parallel([self._prepared(v, keep, known.get(v["user_id"])) for v, keep in values]))
                 )
-                failed = [r for r in results if isinstance(r, BaseException)]
-                if failed:
-                    raise failed[0]
-                stored = results
+                yield from self._write_many([r for r in ready if r.body is not None])
+                stored = [r.merged for r in ready]
             return [self.shape(v, deserialize) for v in stored]
 
         # One write's budget per CONCURRENCY memories (at least one): the batch runs side by side.
         units = max(1, -(-len(values) // CONCURRENCY))
         return Plan("write", what, steps(), [], units=units, writes=values, deserialize=deserialize)
+
+    def _write_many(self, ready: list[_Ready]) -> Steps[None]:
+        """The prepared writes of a batch: MANY_CHUNK to a ``/v1/state/put_many`` call, or one
+        ``/v1/state/put`` each, side by side, where the server has no such route (hosted
+        MemorySync answers 404; learnt once per db)."""
+        at = 0
+        while at < len(ready) and self._put_many_offered:
+            chunk = ready[at : at + MANY_CHUNK]
+            try:
+                answer = yield Call(
+                    put_state_many,
+                    PutStateManyRequest(items=[r.body for r in chunk if r.body is not None]),
+                    PutStateManyResponse,
+                )
+            except MemorySyncError as error:
+                if error.status_code == 413:  # memories too large to send together: one put each
+                    _succeeded((yield Parallel([self._put_ready(r) for r in chunk])))
+                    at += len(chunk)
+                    continue
+                if error.status_code not in (404, 405):
+                    raise
+                logger.info("The server has no /v1/state/put_many (%s): one put per memory", error)
+                self._put_many_offered = False
+                break
+            for one, put in zip(chunk, answer.items, strict=True):
+                yield from self._written(one, put)
+            at += len(chunk)
+        if at < len(ready):
+            _succeeded((yield Parallel([self._put_ready(r) for r in ready[at:]])))
+
+    def _put_ready(self, ready: _Ready) -> Steps[None]:
+        assert ready.body is not None
+        answer = yield Call(put_state, ready.body, PutStateResponse)
+        yield from self._written(ready, answer)
 
     def _snapshots(self, values: list[tuple[dict[str, Any], str]]) -> Steps[dict[str, dict[str, Any]]]:
         """For each user with at least SNAPSHOT_MIN memories in the batch, all of that user's
@@ -544,6 +612,14 @@ class MemoryOps:
     def put_steps(self, value: dict[str, Any], mode: str, known: Any = None) -> Steps[dict[str, Any]]:
         """Read the stored record, merge, write: the whole upsert of one memory (also a retry's).
         ``known``: the user's records, already read by the batch (skips the read)."""
+        ready = yield from self._prepared(value, mode, known)
+        if ready.body is not None:
+            answer = yield Call(put_state, ready.body, PutStateResponse)
+            yield from self._written(ready, answer)
+        return ready.merged
+
+    def _prepared(self, value: dict[str, Any], mode: str, known: Any) -> Steps[_Ready]:
+        """What one memory's write sends: the stored record read (unless ``known``), merged."""
         tenant = yield TENANT
         user, key = value["user_id"], value["memory_id"]
         if isinstance(known, dict) and not is_fact_id(key):
@@ -553,7 +629,7 @@ class MemoryOps:
         merged = {k: v for k, v in self._merge(value, stored, mode).items() if k != FROM_FACT}
         if stored is not None and merged == {k: v for k, v in stored.items() if k != FROM_FACT}:
             # The server would answer created: false and do nothing: skip the write altogether.
-            return merged
+            return _Ready(merged, stored, None)
         text = memory_text(merged)
         optional: dict[str, Any] = {}
         if text:
@@ -575,13 +651,18 @@ class MemoryOps:
             replace_derived_facts=True,
             **optional,
         )
-        answer = yield Call(put_state, body, PutStateResponse)
+        return _Ready(merged, stored, body)
+
+    def _written(self, ready: _Ready, answer: PutStateResponse) -> Steps[None]:
+        """After the server answered one memory's write."""
+        assert ready.body is not None
+        key, user = ready.body.key, ready.body.user_id
         if answer.status == "skipped":
             raise SkippedWriteError(
                 f"put_state: memory {key!r} was skipped by the server (the plan's quota is used up): "
                 "nothing was stored"
             )
-        if is_fact_id(key) and stored is not None and stored.get(FROM_FACT):
+        if is_fact_id(key) and ready.stored is not None and ready.stored.get(FROM_FACT):
             # An AG2 fact changed in agno is now agno's record (and its fact): the old one goes.
             yield Call(
                 forget_memories,
@@ -589,7 +670,6 @@ class MemoryOps:
                 list,
                 {"x_end_user_id": user},
             )
-        return merged
 
     def _delete(self, user: str, keys: list[str] | None) -> Steps[int]:
         if keys == []:
