@@ -69,7 +69,9 @@ def test_an_identical_record_is_not_written_and_a_changed_one_replaces_its_fact(
 
 
 def test_items_may_name_several_users_of_the_tenant(api: Api) -> None:
-    api.post(PATH, {"items": [item(api, "a", "Plays the cello", user="ana"), item(api, "a", "Runs", user="bo")]})
+    api.post(
+        PATH, {"items": [item(api, "a", "Plays the cello", user="ana"), item(api, "a", "Runs", user="bo")]}
+    )
     assert states(api, "ana") == {"a": "Plays the cello"} and states(api, "bo") == {"a": "Runs"}
 
 
