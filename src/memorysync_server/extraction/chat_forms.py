@@ -125,6 +125,13 @@ _WHEN_FOLLOWS = re.compile(
 )
 
 
+_HOW_LONG = re.compile(
+    r"(?:so\s+|way\s+|too\s+|far\s+too\s+)*(?:ages|forever|a\s+while|long|a\s+long\s+time|"
+    r"(?:a\s+few\s+|some\s+|many\s+)?(?:years|months|weeks|days))\b(?!\s+(?:of|at|in)\b)",
+    re.I,
+)
+
+
 def restore_subject(sentence: str) -> str:
     """ "Went camping last weekend" -> "I went camping last weekend"; other sentences unchanged.
 
@@ -135,6 +142,9 @@ def restore_subject(sentence: str) -> str:
     if not words or not words[0][:1].isupper():
         return sentence
     first = words[0].lower().rstrip(",")
+    if first == "been" and len(words) > 1 and _HOW_LONG.match(sentence.split(maxsplit=1)[1]):
+        # "Been ages since we talked!" drops "It's", not "I've".
+        return "It's " + sentence[0].lower() + sentence[1:]
     if first == "been" and len(words) > 1:
         return "I've " + sentence[0].lower() + sentence[1:]
     if first in _STILL and len(words) > 1 and is_participle(words[1].lower().rstrip(",.!")):

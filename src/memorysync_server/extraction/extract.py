@@ -69,6 +69,32 @@ _SPEAKER_WORDS = r"i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll
 _SPEAKER = re.compile(rf"\b(?:{_SPEAKER_WORDS})\b", re.I)
 # "I'm off to do some taekwondo!": no lasting fact, but it tells what the speaker does.
 _OFF_TO = re.compile(r"i(?:'m|\s+am|m)\s+(?:\w+\s+)?off\s+to\b", re.I)
+# A relative clause naming the listener as where something came from, after the thing it names:
+# "the book you recommended" is "the book recommended to them" (the fact keeps that it was a
+# recommendation; who the listener is, the fact cannot say).
+_FROM_LISTENER = re.compile(
+    r"(?<=[a-z])\s+(?:that\s+|which\s+)?(?:you|u)(?:'ve|\s+have|\s+had)?\s+"
+    r"(?P<verb>recommended|suggested|mentioned|gave\s+me|sent\s+me|showed\s+me|lent\s+me|"
+    r"told\s+me\s+about|shared(?:\s+with\s+me)?)(?:\s+to\s+me)?(?![\w'])",
+    re.I,
+)
+_PASSIVE = {
+    "recommended": "recommended to them",
+    "suggested": "suggested to them",
+    "mentioned": "mentioned to them",
+    "gave": "given to them",
+    "sent": "sent to them",
+    "showed": "shown to them",
+    "lent": "lent to them",
+    "told": "mentioned to them",
+    "shared": "shared with them",
+}
+
+
+def _from_listener(clause: str) -> str:
+    return _FROM_LISTENER.sub(lambda m: " " + _PASSIVE[m["verb"].split()[0].lower()], clause)
+
+
 _LISTENER_FIRST = re.compile(r"(?:you|your|you're|you've|you'll|you'd|ya|u|ur)\b", re.I)
 _PEOPLE_WORDS = re.compile(
     rf"\b(?:{_SPEAKER_WORDS}|you|your|yours|yourself|you're|you've|you'll|you'd|ya|u|ur)(?![\w'])", re.I
@@ -661,6 +687,9 @@ class RuleExtractor:
 
     def _clause(self, raw: str, *, explicit: bool, past: bool) -> str | None:
         clause = _DANGLING.sub("", _TRAILING_THANKS.sub("", _clean(raw)))
+        # "the book you recommended": what the speaker does with it is a fact; only the listener's
+        # part is worded without them (the clause would otherwise be about the listener).
+        clause = _from_listener(clause)
         if not clause or clause.endswith("?"):
             return None
         if not explicit and not _PERSONAL_START.match(clause) and not _MY_INSIDE.search(clause):

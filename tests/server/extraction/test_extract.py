@@ -239,6 +239,17 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         # a subject left out, as people type
         ("Went camping at Lake Tahoe last weekend.", ["User went camping at Lake Tahoe last weekend"]),
         ("Been reading a lot of sci-fi lately.", ["User has been reading a lot of sci-fi lately"]),
+        # ... but "Been ages" drops "It's": how long since they talked, no fact of the speaker
+        ("Been ages since we talked!", []),
+        ("Been way too long, Mel!", []),
+        ("Been a bit under the weather.", ["User has been a bit under the weather"]),
+        # what came from the listener is worded without them; the rest of the clause is the fact
+        (
+            "Been reading that book you recommended and painting to keep busy.",
+            ["User has been reading that book recommended to them and painting to keep busy"],
+        ),
+        ("I tried the recipe you sent me last week.", ["User tried the recipe sent to them last week"]),
+        ("I read the book you wrote.", []),
         # phrases of time or place before the subject
         ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
         ("On weekends I volunteer at the food bank.", ["User volunteers at the food bank on weekends"]),
