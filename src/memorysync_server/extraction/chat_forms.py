@@ -39,9 +39,14 @@ _FRONT_WORDS = (
 # "Dana and I", "my sister and I": a subject the speaker shares, which the fronted phrase must
 # not swallow ("Last week Anthony and I went ..." -> "Anthony and I went ... last week").
 _COMPANION = r"(?:(?-i:[A-Z][\w'-]*)|my\s+(?:[\w'-]+\s+)?[\w'-]+)\s+and\s+"
+_CLEFT_VERB = (
+    r"\s+(?:had|have|made|set|got|did|learned|learnt|realized|realised|discovered|noticed|wanted|meant)"
+    r"\s+(?:was|is)\b"
+)
 _FRONTED = re.compile(
     r"^(?P<front>" + _FRONT_WORDS + r"\b[^,;]{0,40}?)(?:,\s*|\s+)"
-    r"(?P<main>(?:" + _COMPANION + r")?(?:i|i'm|im|i've|i'd|i'll)\b.+)$"
+    # "One idea I had was ...": "I had" describes the noun before it (see _CLEFT), nothing fronted.
+    r"(?P<main>(?:" + _COMPANION + r")?(?:i|i'm|im|i've|i'd|i'll)\b(?!" + _CLEFT_VERB + r").+)$"
     r"|^(?P<front2>" + _FRONT_WORDS + r"\b[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )
@@ -163,9 +168,29 @@ def restore_subject(sentence: str) -> str:
     return sentence
 
 
+# "One idea I had was to ..." is "My idea was to ..."; "One thing I learned was to ..." is "I learned to ...".
+_CLEFT_AIM = re.compile(
+    r"^(?:one|the|my|a|another)\s+(?:(?:big|main|first|other|new|crazy)\s+)?"
+    r"(?P<noun>idea|plan|goal|dream|hope|aim|wish|resolution)\s+(?:that\s+)?i(?:'ve|\s+have)?\s+"
+    r"(?:had|have|made|set|got)\s+(?P<verb>is|was)\s+(?P<rest>.+)$",
+    re.IGNORECASE | re.S,
+)
+_CLEFT_LEARNT = re.compile(
+    r"^(?:one|the|a)\s+(?:(?:big|main|first|biggest|other)\s+)?(?:thing|lesson)\s+(?:that\s+)?i(?:'ve)?\s+"
+    r"(?P<verb>learned|learnt|realized|realised|discovered|noticed)\s+(?:is|was)\s+(?P<rest>.+)$",
+    re.IGNORECASE | re.S,
+)
+
+
 def unfront(sentence: str) -> str:
     """ "On weekends I volunteer ..." -> "I volunteer ... on weekends"; others unchanged."""
     sentence = _COMMENT_ADVERB.sub("", sentence)
+    m = _CLEFT_AIM.match(sentence)
+    if m:
+        return f"My {m['noun'].lower()} {m['verb'].lower()} {m['rest']}"
+    m = _CLEFT_LEARNT.match(sentence)
+    if m:
+        return f"I {m['verb'].lower()} {m['rest']}"
     m = _TIME_ADVERB.match(sentence)
     if m:
         return f"{m['subject']} {m['adverb'].lower()} {m['rest']}"

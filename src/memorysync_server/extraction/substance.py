@@ -15,10 +15,18 @@ import re
 _LISTENER = re.compile(
     r"\b(?:you|your|yours|yourself|yourselves|you're|youre|you've|you'll|you'd|ya|u|ur)\b", re.I
 )
+# What anyone does on any day: no topic to remember ("go do some research", "get some work done").
+_GENERIC_ERRAND = (
+    r"(?:\s+\w+){0,2}?\s+(?:some\s+|my\s+|the\s+)?(?:research|work|stuff|things|errands|chores|homework|"
+    r"something)(?:\s+done)?\s*[.!]*$"
+)
 # Guesses and wishes, not facts: "I'm sure it'll be worth it", "I bet", "I hope so".
 _HEDGE = re.compile(
     r"^i(?:'m|\s+am|m)\s+(?:so\s+|pretty\s+|really\s+)?(?:sure|certain|positive|confident|glad|happy\s+to\s+hear|"
-    r"off\s+to\b|off\s*$)"
+    # "I'm off to bed" and "I'm off to do some work" are chatter; "I'm off to do some taekwondo"
+    # tells what the speaker does.
+    r"off\s+to\b(?!\s+(?:do|have|go|play|see|visit|meet|watch|grab|try|start|take|catch|practi[cs]e|run|walk|"
+    r"hike|swim|train|teach|volunteer|help|paint|cook|bake|shop|work\s+on)\b(?!" + _GENERIC_ERRAND + r"))|off\s*$)"
     r"|^i\s+bet\b(?!\s+on\b)|^i\s+(?:guess|suppose|reckon|feel\s+(?:the\s+same|like)|hope\s+(?:so|not|that|it|this|they|he|she|"
     r"we|everything|things|all))\b"
     r"|^i\s+can\s+(?:only\s+)?(?:imagine|picture|tell|see|relate|understand)\b"

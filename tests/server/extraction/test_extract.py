@@ -250,6 +250,21 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         ),
         ("I tried the recipe you sent me last week.", ["User tried the recipe sent to them last week"]),
         ("I read the book you wrote.", []),
+        # "One idea I had was ...": the noun's own clause, not a phrase put before the subject
+        (
+            "One idea I had was to join local organizations or volunteering programs.",
+            ["User's idea was to join local organizations or volunteering programs"],
+        ),
+        ("One thing I learned was to be patient.", ["User learned to be patient"]),
+        ("One summer, I worked at a farm.", ["User worked at a farm one summer"]),
+        # "I'm off to ...": what the speaker goes to do, unless it is bed or any day's errand
+        (
+            "Well, I'm off to have dinner with some friends from the gym.",
+            ["User is off to have dinner with some friends from the gym"],
+        ),
+        ("I'm off to do some taekwondo!", ["User is off to do some taekwondo"]),
+        ("I'm off to bed.", []),
+        ("Well, I'm off to go do some research.", []),
         # phrases of time or place before the subject
         ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
         ("On weekends I volunteer at the food bank.", ["User volunteers at the food bank on weekends"]),
