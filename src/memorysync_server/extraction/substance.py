@@ -26,7 +26,9 @@ _HEDGE = re.compile(
     # "I'm off to bed" and "I'm off to do some work" are chatter; "I'm off to do some taekwondo"
     # tells what the speaker does.
     r"off\s+to\b(?!\s+(?:do|have|go|play|see|visit|meet|watch|grab|try|start|take|catch|practi[cs]e|run|walk|"
-    r"hike|swim|train|teach|volunteer|help|paint|cook|bake|shop|work\s+on)\b(?!" + _GENERIC_ERRAND + r"))|off\s*$)"
+    r"hike|swim|train|teach|volunteer|help|paint|cook|bake|shop|work\s+on)\b(?!"
+    + _GENERIC_ERRAND
+    + r"))|off\s*$)"
     r"|^i\s+bet\b(?!\s+on\b)|^i\s+(?:guess|suppose|reckon|feel\s+(?:the\s+same|like)|hope\s+(?:so|not|that|it|this|they|he|she|"
     r"we|everything|things|all))\b"
     r"|^i\s+can\s+(?:only\s+)?(?:imagine|picture|tell|see|relate|understand)\b"
