@@ -298,6 +298,10 @@ _MY_INSIDE = re.compile(r"\s(?:is|are)\s+my\s")
 _PERSONAL = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE
 )
+_SO_THEN = re.compile(
+    r"^(?P<cause>[^,;]{8,120}?),\s*so\s+(?P<main>(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my)\b.+)$",
+    re.IGNORECASE | re.S,
+)
 _HABIT = re.compile(
     r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
 )
@@ -646,6 +650,14 @@ class RuleExtractor:
         if not explicit and not _PERSONAL.search(sentence):
             return []  # most of a chat says nothing of the speaker: no rule below can keep it
         sentence = unfront(sentence)
+        consequence = _SO_THEN.match(sentence)
+        if consequence and not _PERSONAL_START.match(consequence["cause"]):
+            # "Digging into politics has been eye-opening, so I'm researching policies": the fact
+            # is what the speaker does, and why.
+            cause, first = consequence["cause"], consequence["cause"].split()[0]
+            if not (_is_name(first) and not lexicon_knows(first.lower())):  # "Oakwood is ..." stays
+                cause = cause[0].lower() + cause[1:]
+            sentence = f"{consequence['main'].rstrip('.!')} because {cause}"
         conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
             link, condition, main = (

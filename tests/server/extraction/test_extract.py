@@ -264,6 +264,16 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         ),
         ("I'm off to do some taekwondo!", ["User is off to do some taekwondo"]),
         ("I'm off to bed.", []),
+        # "..., so I ...": what the speaker does, and why
+        (
+            "Digging into the political system has been eye-opening, so I'm researching policies.",
+            ["User is researching policies because digging into the political system has been eye-opening"],
+        ),
+        (
+            "The weather was awful, so we stayed home.",
+            ["User and others stayed home because the weather was awful"],
+        ),
+        ("I was tired, so I went to bed early.", ["User was tired, so they went to bed early"]),
         ("Well, I'm off to go do some research.", []),
         # phrases of time or place before the subject
         ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
