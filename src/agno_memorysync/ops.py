@@ -11,6 +11,7 @@ request, so bad input raises a ``ValueError``/``TypeError`` and is never mistake
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -93,6 +94,7 @@ MIN_SEARCH_CHARS = 3  # shorter search_content is a substring filter, as in agno
 # trips instead of N, without one caller flooding the server.
 CONCURRENCY = 8
 MANY_CHUNK = 100  # PutStateManyRequest.items maxItems in openapi.yaml
+MANY_TEXT_CHARS = 32_000  # PutStateManyRequest x-max-total-text-chars in openapi.yaml
 # A batch with this many memories of one user reads that user's records in one list request
 # (when they fit in one page) instead of one get per memory.
 SNAPSHOT_MIN = 8
@@ -106,6 +108,31 @@ class _Ready:
     merged: dict[str, Any]
     stored: dict[str, Any] | None
     body: PutStateRequest | None
+
+
+def _chunk(ready: list[_Ready], at: int) -> list[_Ready]:
+    """The writes from ``at`` that one /v1/state/put_many call takes: at most MANY_CHUNK, their
+    texts at most MANY_TEXT_CHARS in all (at least one, which then goes alone)."""
+    chunk: list[_Ready] = []
+    chars = 0
+    for one in ready[at : at + MANY_CHUNK]:
+        size = _text_chars(one)
+        if chunk and chars + size > MANY_TEXT_CHARS:
+            break
+        chunk.append(one)
+        chars += size
+        if chars > MANY_TEXT_CHARS:
+            break
+    return chunk
+
+
+def _text_chars(ready: _Ready) -> int:
+    """What the server counts of a put: its ``text``, or its value as JSON without one."""
+    body = ready.body
+    assert body is not None
+    if isinstance(body.text, str):
+        return len(body.text)
+    return len(json.dumps(body.value.to_dict(), ensure_ascii=False, sort_keys=True))
 
 
 def _succeeded(results: list[Any]) -> list[Any]:
@@ -400,7 +427,11 @@ class MemoryOps:
         MemorySync answers 404; learnt once per db)."""
         at = 0
         while at < len(ready) and self._put_many_offered:
-            chunk = ready[at : at + MANY_CHUNK]
+            chunk = _chunk(ready, at)
+            if len(chunk) == 1:  # one memory: a put of its own says the same in fewer bytes
+                _succeeded((yield Parallel([self._put_ready(chunk[0])])))
+                at += 1
+                continue
             try:
                 answer = yield Call(
                     put_state_many,

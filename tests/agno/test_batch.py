@@ -72,6 +72,18 @@ def test_more_memories_than_one_call_takes_go_in_calls_of_100(server, raw):
     assert len(raw.states("u")) == 230
 
 
+def test_long_memories_go_in_calls_whose_texts_stay_under_the_servers_cap(server, raw):
+    # 32,000 characters of text a call (openapi.yaml): three of 10,000 fit, the other two follow.
+    long = [
+        UserMemory(memory=f"{i} " + "User keeps bees. " * 588, memory_id=f"m{i}", user_id="u")
+        for i in range(5)
+    ]
+    transport = CountingTransport()
+    stored = counting_db(server, transport).upsert_memories(long)
+    assert len(stored) == 5 and transport.paths == ["/v1/state/get"] * 5 + ["/v1/state/put_many"] * 2
+    assert len(raw.states("u")) == 5
+
+
 def test_the_reads_of_a_batch_run_side_by_side(server):
     server.faults.set(delay=0.05, route="/v1/state/get")  # a round trip long enough to overlap
     transport = CountingTransport()

@@ -17,8 +17,8 @@ T = TypeVar("T", bound="PutStateManyRequest")
 class PutStateManyRequest:
     """
     Attributes:
-        items (list[PutStateRequest]): At most 100 `/v1/state/put` bodies, all naming the same `tenant_id`, no record
-            twice.
+        items (list[PutStateRequest]): At most 100 `/v1/state/put` bodies, each naming the key's tenant; their texts at
+            most 32,000 characters in all.
     """
 
     items: list[PutStateRequest]

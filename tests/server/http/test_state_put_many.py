@@ -106,3 +106,21 @@ def test_past_the_plans_quota_the_rest_is_skipped_and_not_stored(server: LocalSe
     assert answer["items"][2]["item"]["id"] == "h_0"  # no row behind it
     assert states(Api(server)) == {"k0": "Fact number 0", "k1": "Fact number 1"}
     api.close()
+
+
+def test_a_call_whose_texts_add_up_past_the_cap_is_a_422_and_stores_nothing(api: Api) -> None:
+    long = "I keep bees in the back garden and sell the honey at the market. " * 240  # ~15,600
+    body = {"items": [item(api, f"k{i}", long[: 15_000 + i]) for i in range(3)]}  # 45,003 in all
+    refused = api.post(PATH, body, expect=422)
+    assert "45,003 characters" in refused["detail"] and "at most 32,000" in refused["detail"]
+    assert states(api) == {}
+    api.post(PATH, {"items": body["items"][:2]})  # 30,001: one call takes it
+    assert set(states(api)) == {"k0", "k1"}
+
+
+def test_the_cap_is_the_one_openapi_yaml_states() -> None:
+    from memorysync_server.http.routes.state import MAX_TOTAL_TEXT_CHARS
+    from memorysync_server.http.spec import load_spec
+
+    schema = load_spec().document["components"]["schemas"]["PutStateManyRequest"]
+    assert schema["x-max-total-text-chars"] == MAX_TOTAL_TEXT_CHARS

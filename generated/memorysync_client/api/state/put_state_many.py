@@ -128,13 +128,17 @@ def sync_detailed(
     `/v1/state/put` once per record there (the agno adapter does so by itself after one
     `404`). Each item is a `/v1/state/put` body and is answered as that put would be, in the
     order given, with one difference: the records are stored together or not at all (a
-    `422`, `403` or `507` stores none of them). Every item names the same `tenant_id`; items
-    may name different users. No record (tenant, user, source, namespace, key) may appear
-    twice (`422`: the later one would silently replace the earlier). Identical records are
-    answered `created: false` and not written, as by `/v1/state/put`. Over the plan's
-    quota, items past it are answered `status: skipped` and nothing of them is stored.
+    `422`, `403` or `507` stores none of them). Every item names the key's tenant (`403`
+    naming the item otherwise); items may name different users. A record named twice is
+    written in order, as two puts would be. Identical records are answered
+    `created: false` and not written, as by `/v1/state/put`. Over the plan's quota, items
+    past it are answered `status: skipped` and nothing of them is stored.
     The texts of the batch are encoded in one model run, and the batch is one transaction:
     for a client storing many records this is several times faster than one put each.
+    The items' texts (each item's `text`, or its value as JSON where it has none) add up to
+    at most 32,000 characters (`x-max-total-text-chars`), so one call costs the server
+    about as much as two of the largest puts; past that the call is a `422` that says so,
+    and nothing is stored: send the rest in another call.
 
     Args:
         x_project_id (str | Unset):
@@ -174,13 +178,17 @@ def sync(
     `/v1/state/put` once per record there (the agno adapter does so by itself after one
     `404`). Each item is a `/v1/state/put` body and is answered as that put would be, in the
     order given, with one difference: the records are stored together or not at all (a
-    `422`, `403` or `507` stores none of them). Every item names the same `tenant_id`; items
-    may name different users. No record (tenant, user, source, namespace, key) may appear
-    twice (`422`: the later one would silently replace the earlier). Identical records are
-    answered `created: false` and not written, as by `/v1/state/put`. Over the plan's
-    quota, items past it are answered `status: skipped` and nothing of them is stored.
+    `422`, `403` or `507` stores none of them). Every item names the key's tenant (`403`
+    naming the item otherwise); items may name different users. A record named twice is
+    written in order, as two puts would be. Identical records are answered
+    `created: false` and not written, as by `/v1/state/put`. Over the plan's quota, items
+    past it are answered `status: skipped` and nothing of them is stored.
     The texts of the batch are encoded in one model run, and the batch is one transaction:
     for a client storing many records this is several times faster than one put each.
+    The items' texts (each item's `text`, or its value as JSON where it has none) add up to
+    at most 32,000 characters (`x-max-total-text-chars`), so one call costs the server
+    about as much as two of the largest puts; past that the call is a `422` that says so,
+    and nothing is stored: send the rest in another call.
 
     Args:
         x_project_id (str | Unset):
@@ -215,13 +223,17 @@ async def asyncio_detailed(
     `/v1/state/put` once per record there (the agno adapter does so by itself after one
     `404`). Each item is a `/v1/state/put` body and is answered as that put would be, in the
     order given, with one difference: the records are stored together or not at all (a
-    `422`, `403` or `507` stores none of them). Every item names the same `tenant_id`; items
-    may name different users. No record (tenant, user, source, namespace, key) may appear
-    twice (`422`: the later one would silently replace the earlier). Identical records are
-    answered `created: false` and not written, as by `/v1/state/put`. Over the plan's
-    quota, items past it are answered `status: skipped` and nothing of them is stored.
+    `422`, `403` or `507` stores none of them). Every item names the key's tenant (`403`
+    naming the item otherwise); items may name different users. A record named twice is
+    written in order, as two puts would be. Identical records are answered
+    `created: false` and not written, as by `/v1/state/put`. Over the plan's quota, items
+    past it are answered `status: skipped` and nothing of them is stored.
     The texts of the batch are encoded in one model run, and the batch is one transaction:
     for a client storing many records this is several times faster than one put each.
+    The items' texts (each item's `text`, or its value as JSON where it has none) add up to
+    at most 32,000 characters (`x-max-total-text-chars`), so one call costs the server
+    about as much as two of the largest puts; past that the call is a `422` that says so,
+    and nothing is stored: send the rest in another call.
 
     Args:
         x_project_id (str | Unset):
@@ -259,13 +271,17 @@ async def asyncio(
     `/v1/state/put` once per record there (the agno adapter does so by itself after one
     `404`). Each item is a `/v1/state/put` body and is answered as that put would be, in the
     order given, with one difference: the records are stored together or not at all (a
-    `422`, `403` or `507` stores none of them). Every item names the same `tenant_id`; items
-    may name different users. No record (tenant, user, source, namespace, key) may appear
-    twice (`422`: the later one would silently replace the earlier). Identical records are
-    answered `created: false` and not written, as by `/v1/state/put`. Over the plan's
-    quota, items past it are answered `status: skipped` and nothing of them is stored.
+    `422`, `403` or `507` stores none of them). Every item names the key's tenant (`403`
+    naming the item otherwise); items may name different users. A record named twice is
+    written in order, as two puts would be. Identical records are answered
+    `created: false` and not written, as by `/v1/state/put`. Over the plan's quota, items
+    past it are answered `status: skipped` and nothing of them is stored.
     The texts of the batch are encoded in one model run, and the batch is one transaction:
     for a client storing many records this is several times faster than one put each.
+    The items' texts (each item's `text`, or its value as JSON where it has none) add up to
+    at most 32,000 characters (`x-max-total-text-chars`), so one call costs the server
+    about as much as two of the largest puts; past that the call is a `422` that says so,
+    and nothing is stored: send the rest in another call.
 
     Args:
         x_project_id (str | Unset):

@@ -18,6 +18,12 @@ def put_state(s: Services, call: Call) -> tuple[int, Any]:
     return 200, _put(s, call, tenant, [call.body])[0]
 
 
+# openapi.yaml, PutStateManyRequest: x-max-total-text-chars. A record's text is encoded (and,
+# with extract, read clause by clause); this keeps one call's work near two of the largest puts',
+# so one client's batch cannot hold the server's heavy work for minutes.
+MAX_TOTAL_TEXT_CHARS = 32_000
+
+
 def put_state_many(s: Services, call: Call) -> tuple[int, Any]:
     items = call.body["items"]
     for at, item in enumerate(items):
@@ -25,6 +31,14 @@ def put_state_many(s: Services, call: Call) -> tuple[int, Any]:
             check_tenant(call.key, item["tenant_id"])
         except ApiError as refused:
             raise ApiError(refused.status, f"items[{at}]: {refused.detail}", refused.headers) from None
+    total = sum(len(state_text(item)) for item in items)
+    if total > MAX_TOTAL_TEXT_CHARS:
+        raise ApiError(
+            422,
+            f"The items' texts add up to {total:,} characters; one call takes at most "
+            f"{MAX_TOTAL_TEXT_CHARS:,} (an item's text is its `text`, or its value as JSON without "
+            "one). Nothing was stored: send the items in smaller calls.",
+        )
     return 200, {"items": _put(s, call, call.key.tenant, items)}
 
 
