@@ -14,6 +14,8 @@ import pytest
 
 from memorysync_server.launcher import LocalServer
 
+from .api import Api
+
 ENGINES = tuple(os.environ.get("MEMORYSYNC_TEST_ENGINES", "sqlite,postgres").replace(" ", "").split(","))
 _TEMPLATE = "memorysync_template"
 _names = itertools.count()
@@ -67,3 +69,11 @@ def server(db: str | Path) -> Iterator[LocalServer]:
         yield srv
     finally:
         srv.stop()
+
+
+@pytest.fixture
+def api(server: LocalServer) -> Iterator[Api]:
+    """An HTTP client of ``server`` acting with its key in its tenant (closed after the test)."""
+    client = Api(server)
+    yield client
+    client.close()

@@ -5,10 +5,6 @@ line in the block and the transcript stay as said. Over real HTTP, through ``add
 
 from __future__ import annotations
 
-import pytest
-
-from memorysync_server import LocalServer
-
 from ..api import Api
 
 QUESTION = "Who performed at your daughter's birthday concert?"
@@ -22,13 +18,6 @@ OTHER = [
     "We adopted another cat named Bailey last month, the kids adore her already.",
     "Work has been busy, I'm leading the new design project for a museum website.",
 ]
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Api:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def _rank(api: Api, user: str) -> int | None:

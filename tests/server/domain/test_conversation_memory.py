@@ -8,20 +8,12 @@ from datetime import date, datetime
 
 import pytest
 
-from memorysync_server import LocalServer
 from memorysync_server.extraction import resolve
 from memorysync_server.language.words import searched_text
 
 from ..api import Api
 
 MARCH = "2026-03-10T12:00:00Z"  # a Tuesday
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Api:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def _query(api: Api, user: str, prompt: str, **body: object) -> list[dict]:

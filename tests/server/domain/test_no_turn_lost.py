@@ -41,11 +41,6 @@ def faulty(db: str | Path) -> Iterator[tuple[LocalServer, Api]]:
         server.stop()
 
 
-@pytest.fixture
-def api(server: LocalServer) -> Api:
-    return Api(server)
-
-
 def _kept(api: Api, user: str, prompt: str) -> list[str]:
     body: dict[str, Any] = {"prompt": prompt, "k": 10, "types": ["conversation"]}
     return [m["text"] for m in api.v1("/v1/memory/query", user, **body)["memories"]]

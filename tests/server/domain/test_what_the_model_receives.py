@@ -4,7 +4,6 @@ HTTP, on both engines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,13 +16,6 @@ from memorysync_server.services.context import in_their_words
 from ..api import Api
 
 MAY = "2023-05-08T13:56:00Z"
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def _recall(api: Api, user: str, prompt: str, k: int = 5) -> dict:

@@ -5,18 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from memorysync_server import LocalServer
-
 from ..api import Api
-
-
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def _problems(api: Api, path: str, body: dict[str, Any], **kw: Any) -> list[tuple[list[Any], str]]:

@@ -19,13 +19,6 @@ from memorysync_server import LocalServer
 from ..api import JSON, Api
 
 
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
-
-
 def _loc(answer: httpx.Response) -> list[tuple]:
     return [tuple(item["loc"]) for item in answer.json()["detail"]]
 

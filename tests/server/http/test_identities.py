@@ -39,13 +39,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
         yield running
 
 
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
-
-
 def _resolve(node: Any) -> Any:
     while isinstance(node, dict) and "$ref" in node:
         target: Any = DOC

@@ -4,7 +4,6 @@ revisions, bulk writes (207), forget by filter, feedback moving importance, end-
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,13 +67,6 @@ class Legacy:
 
     def ids(self) -> list[int]:
         return sorted(m["id"] for m in self.call("GET", "/memory/export")["memories"])
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 @pytest.fixture

@@ -13,14 +13,6 @@ from tests.support.blocks import undated
 
 from ..api import JSON, Api
 
-
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
-
-
 # ---- auth and tenancy -----------------------------------------------------------------------
 V1_ROUTES = {
     "/v1/memory/add_turn": {"text": "I'm vegan"},

@@ -4,20 +4,7 @@ another framework distilled), replaced with the record and deleted with it; neve
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from memorysync_server import LocalServer
-
 from ..api import Api
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def _put(api: Api, text: str, **body: object) -> dict:

@@ -3,7 +3,6 @@ would be, in order, stored in one unit of work. Over real HTTP, on both engines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,13 +13,6 @@ from memorysync_server.http.quota import Quota
 from ..api import Api
 
 PATH = "/v1/state/put_many"
-
-
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def item(api: Api, key: str, text: str, user: str = "u", **body: Any) -> dict[str, Any]:

@@ -13,13 +13,6 @@ from memorysync_server import LocalServer, Quota
 from ..api import Api
 
 
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
-
-
 def _status(api: Api, memory_id: Any, user: str | None = "u") -> httpx.Response:
     headers = {"X-End-User-ID": user} if user is not None else {}
     return api.http.get(f"/v1/memory/status/{memory_id}", headers=headers)

@@ -20,13 +20,6 @@ from ..api import Api
 HEADER = "X-MemorySync-Ignored-Fields"
 
 
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
-
-
 def _ignored(response: Any) -> str | None:
     return response.headers.get(HEADER)
 

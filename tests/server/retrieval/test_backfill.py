@@ -35,13 +35,6 @@ STATEMENTS = [
 ]
 
 
-@pytest.fixture
-def api(server: LocalServer) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.close()
-
-
 def _pending(server: LocalServer) -> list[tuple[str, str, int]]:
     return server.app.services.store.facts.unembedded(10_000)
 

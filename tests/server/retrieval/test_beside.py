@@ -8,8 +8,6 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-import pytest
-
 from memorysync_server import LocalServer
 from memorysync_server.retrieval.beside import Beside
 
@@ -26,13 +24,6 @@ class CountingExecutor(ThreadPoolExecutor):
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         self.submitted += 1
         return super().submit(fn, *args, **kwargs)
-
-
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
 
 
 def test_work_runs_on_the_helper_when_it_is_free_and_here_when_it_is_busy() -> None:

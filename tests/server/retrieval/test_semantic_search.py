@@ -34,13 +34,6 @@ from ..api import Api
 DATA = Path(__file__).parents[1] / "data"
 
 
-@pytest.fixture
-def api(server: LocalServer):
-    client = Api(server)
-    yield client
-    client.close()
-
-
 # ---- the model ---------------------------------------------------------------------------------
 def test_model_loads_and_embeds_with_the_network_and_the_hub_cut_off(tmp_path: Path) -> None:
     # A fresh interpreter whose sockets refuse to connect and whose Hugging Face caches point at
