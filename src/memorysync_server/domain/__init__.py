@@ -9,6 +9,7 @@ from .records import (
     ASKED,
     EDITABLE_FIELDS,
     KEPT_TURN,
+    SAID_IN,
     TRACKED_FIELDS,
     Fact,
     FactFilter,
@@ -30,6 +31,7 @@ from .records import (
     UserDetail,
     UserSummary,
     encode_json,
+    read_with,
     searched_by,
 )
 
@@ -37,6 +39,7 @@ __all__ = [
     "ASKED",
     "EDITABLE_FIELDS",
     "KEPT_TURN",
+    "SAID_IN",
     "TRACKED_FIELDS",
     "Clock",
     "Fact",
@@ -61,6 +64,7 @@ __all__ = [
     "UserDetail",
     "UserSummary",
     "encode_json",
+    "read_with",
     "searched_by",
     "utc_now",
 ]

@@ -57,13 +57,26 @@ class NewFact:
 KEPT_TURN = "conversation"
 # The metadata key of a kept turn holding the listener's question it answers: read by its vector.
 ASKED = "asked"
+# The metadata key of a fact holding the words of the turn it was read from, when the turn told
+# more than the fact: read by its vector and its lexical terms (services/pipeline.said_in).
+SAID_IN = "said_in"
+
+
+def read_with(metadata: dict[str, Any]) -> str | None:
+    """The words a memory is searched after, besides its own: the question a kept turn answers
+    (``metadata.asked``), or the turn a fact was read from (``metadata.said_in``)."""
+    for key in (ASKED, SAID_IN):
+        words = metadata.get(key)
+        if isinstance(words, str) and words:
+            return words
+    return None
 
 
 def searched_by(text: str, metadata: dict[str, Any]) -> str:
-    """What a memory is searched by, lexically and by its vector: its text, after the question it
-    answers when it is a kept turn that answered one (``metadata.asked``). Shown as written."""
-    asked = metadata.get(ASKED)
-    return f"{asked} {text}" if isinstance(asked, str) and asked else text
+    """What a memory is searched by, lexically and by its vector: its text, after the words it is
+    read with (``read_with``). Shown as written."""
+    words = read_with(metadata)
+    return f"{words} {text}" if words else text
 
 
 # The fields of a fact that an update may change (text and vectors never change).

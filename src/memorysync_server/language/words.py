@@ -100,7 +100,8 @@ _ADDRESS_AT_END = re.compile(r",\s*" + _NOT_NAMES + r"[A-Z][a-z]+\s*(?=[!?])")
 
 def searched_text(text: str, asked: str | None = None) -> str:
     """What a stored memory is embedded as: its text without the names it addresses the listener
-    by, after the question it answers (``asked``: a kept turn's ``metadata.asked``). The memory
-    keeps its text as written; only its vector leaves the address out and reads the question."""
+    by, after the words it is read with (``asked``: a kept turn's ``metadata.asked``, a fact's
+    ``metadata.said_in``). The memory keeps its text as written; only its vector leaves the
+    address out and reads those words."""
     searched = _ADDRESS_AT_END.sub("", _ADDRESS_AFTER_WORD.sub(r"\1", text))
     return f"{asked} {searched}" if asked else searched

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..domain import ASKED, FactsChange, StorageFull
+from ..domain import FactsChange, StorageFull, read_with
 from ..language.words import searched_text
 from ..model import Embedder
 from ..storage import Storage
@@ -147,7 +147,7 @@ class Backfill:
             if not facts and not also:
                 return None
             vectors = self.embedder.embed(
-                [*(searched_text(fact.text, fact.metadata.get(ASKED)) for fact in facts), *also]
+                [*(searched_text(fact.text, read_with(fact.metadata)) for fact in facts), *also]
             )
             if facts:
                 try:

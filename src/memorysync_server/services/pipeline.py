@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import ASKED, KEPT_TURN, NewFact, Origin
+from ..domain import ASKED, KEPT_TURN, SAID_IN, NewFact, Origin
 from ..extraction import (
     EMPTY_WORDS,
     Extractor,
@@ -49,7 +49,16 @@ OTHER_ROLES = frozenset(
     {"ai", "assistant", "bot", "system", "tool", "function", "agent", "model", "developer"}
 )
 RESERVED_KEYS = frozenset(
-    {"write_origin", "distilled_from", "turn_role", "history_id", "episodic", "superseded_by", "occurred_at"}
+    {
+        "write_origin",
+        "distilled_from",
+        "turn_role",
+        "history_id",
+        "episodic",
+        "superseded_by",
+        "occurred_at",
+        SAID_IN,
+    }
 )
 REPLAY_WINDOW = timedelta(days=30)
 
@@ -111,6 +120,8 @@ class Drafts:
 
     texts: list[str]
     vectors: list[np.ndarray]
+    # The words of its turn each fact's vector and lexical terms read (``said_in``); empty: none.
+    said_in: list[str | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,45 @@ def worth_keeping(text: str, facts: list[str]) -> bool:
     held = {stem(word) for fact in facts for word in content_words(fact)}
     untold = {stem(word) for word in content_words(telling[0])} - held - _SAYS_NOTHING
     return len(untold) >= UNTOLD_WORDS
+
+
+# A fact's vector and lexical terms read at most this many characters of the turn it came from.
+SAID_IN_CHARS = 400
+
+
+def said_in(fact: str, text: str) -> str | None:
+    """The words of the turn ``text`` a fact of it is searched with (``metadata.said_in``): None
+    when the turn tells nothing the fact leaves out ("I drive a Volvo" -> "User drives a Volvo"),
+    else the turn, or for a long one its sentences nearest the fact's own, in SAID_IN_CHARS.
+
+    A fact is one clause of what was said, and a question often names what the clause beside it
+    did: "User's apartment is tiny", read from "Just my cat Pickles. She's 9 ... but my apartment
+    is tiny", is found by a question about the cat. Read with its turn, a fact is a better search
+    key than either alone (LoCoMo dev hit@5 0.764 -> 0.784, our chats 0.918 -> 0.928); it is still
+    shown as written."""
+    held = {stem(word) for word in content_words(fact)}
+    untold = {stem(word) for word in content_words(text)} - held - _SAYS_NOTHING
+    if len(untold) < UNTOLD_WORDS:
+        return None
+    text = " ".join(text.split())
+    if len(text) <= SAID_IN_CHARS:
+        return text
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+    shared = [len(held & {stem(word) for word in content_words(s)}) for s in sentences]
+    first = last = shared.index(max(shared))
+    size = len(sentences[first])
+    # Neighbours join while they fit, the sentence before first: what a clause is about was more
+    # often said before it than after.
+    while True:
+        before = len(sentences[first - 1]) + 1 if first > 0 else None
+        after = len(sentences[last + 1]) + 1 if last + 1 < len(sentences) else None
+        if before is not None and size + before <= SAID_IN_CHARS:
+            first, size = first - 1, size + before
+        elif after is not None and size + after <= SAID_IN_CHARS:
+            last, size = last + 1, size + after
+        else:
+            break
+    return " ".join(sentences[first : last + 1])[:SAID_IN_CHARS]
 
 
 def said_at(occurred_at: str | None, now: datetime) -> datetime:
@@ -248,11 +298,15 @@ class Pipeline:
         with self._heavy:
             yield
 
-    def embed(self, texts: list[str], *, asked: str | None = None) -> np.ndarray:
-        """The embedder's rows for ``texts``, each read after ``asked`` when given (large inputs
-        wait for each other, see HEAVY_CHARS)."""
-        with self._work(sum(map(len, texts))):
-            return self.embedder.embed([searched_text(text, asked) for text in texts])
+    def embed(
+        self, texts: list[str], *, asked: str | None = None, said_in: Sequence[str | None] = ()
+    ) -> np.ndarray:
+        """The embedder's rows for ``texts``, each read after ``asked`` when given, or after its
+        own words in ``said_in`` (large inputs wait for each other, see HEAVY_CHARS)."""
+        reads = list(said_in) or [asked] * len(texts)
+        searched = [searched_text(text, words) for text, words in zip(texts, reads, strict=True)]
+        with self._work(sum(map(len, searched))):
+            return self.embedder.embed(searched)
 
     def drafts(
         self,
@@ -261,14 +315,17 @@ class Pipeline:
         scope: tuple[str, str] | None = None,
         asked: str | None = None,
         known: Mapping[str, np.ndarray] | None = None,
+        said_in: Sequence[str | None] = (),
     ) -> Drafts:
         """``facts`` with their vectors, or PENDING ones when a background embedder gives them
         later. ``scope`` (tenant, user), given outside any unit of work, lets a fact that is
         compared with the user's older facts see those still pending. ``asked``: the question
         the texts answer, which their vectors read (a kept turn's ``metadata.asked``). ``known``:
         vectors the caller already has, by text (read without ``asked``): a state record's, whose
-        text is the fact's, is the fact's too, and is not embedded twice."""
-        known = {} if known is None or asked is not None else known
+        text is the fact's, is the fact's too, and is not embedded twice. ``said_in``: the words
+        of its turn each fact is read with (``said_in``), kept for its metadata."""
+        reads = list(said_in) or [None] * len(facts)
+        known = {} if known is None or asked is not None or any(reads) else known
         vectors = [known.get(fact, PENDING) for fact in facts]
         if self.backfill is None:
             wanted = [i for i, vector in enumerate(vectors) if vector is PENDING]
@@ -280,9 +337,14 @@ class Pipeline:
             behind = self.backfill.behind()
             wanted = [i for i, vector in enumerate(vectors) if vector is PENDING and (compared[i] or behind)]
         if wanted:
-            for i, vector in zip(wanted, self.embed([facts[i] for i in wanted], asked=asked), strict=True):
+            embedded = self.embed(
+                [facts[i] for i in wanted],
+                asked=asked,
+                said_in=[reads[i] for i in wanted] if any(reads) else (),
+            )
+            for i, vector in zip(wanted, embedded, strict=True):
                 vectors[i] = vector
-        return Drafts(list(facts), vectors)
+        return Drafts(list(facts), vectors, reads if any(reads) else [])
 
     def echoes(self, prompt: str) -> set[str]:
         """The texts of the facts ``prompt`` gives when it arrives now as the person's turn."""
@@ -342,11 +404,12 @@ class Pipeline:
     ) -> list[int]:
         """Stores each fact once per user: a fact the user already has is not stored again."""
         labels = labels or Labels()
+        reads = drafts.said_in or [None] * len(drafts.texts)
         new = [
             NewFact(
                 text=text,
                 source=source,
-                metadata=metadata,
+                metadata=metadata if words is None else {**metadata, SAID_IN: words},
                 vector=vector,
                 origin=origin,
                 tags=list(labels.tags),
@@ -354,7 +417,7 @@ class Pipeline:
                 event_type=labels.event_type,
                 actor=labels.actor,
             )
-            for text, vector in zip(drafts.texts, drafts.vectors, strict=True)
+            for text, vector, words in zip(drafts.texts, drafts.vectors, reads, strict=True)
         ]
         if self.superseder is None or not new:
             return self._add(tenant, user_id, new)
@@ -426,12 +489,24 @@ class Pipeline:
         return TurnPlan(
             None,
             digest,
-            self.drafts(facts, scope=scope),
+            self.drafts(facts, scope=scope, said_in=self._said_in(facts, content)),
             meta,
             turn=self.drafts([content.strip()], asked=asked) if kept else None,
             asked=asked if kept else None,
             said_at=iso(said),
         )
+
+    def _said_in(self, facts: list[str], content: str) -> list[str | None]:
+        """The words of the turn ``content`` each of its facts is searched with (``said_in``).
+        None for a fact that supersede compares with older facts by its vector: its thresholds
+        read what a fact says, and "User is single now" read with its turn found the wrong fact
+        to replace (our update pairs: 100% -> 96% newer over older)."""
+        return [
+            None
+            if self.superseder is not None and self.superseder.needs_vector(fact)
+            else said_in(fact, content)
+            for fact in facts
+        ]
 
     def _worth_keeping(self, content: str, facts: list[str]) -> bool:
         try:

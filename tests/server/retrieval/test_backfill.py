@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from memorysync_server import LocalServer
+from memorysync_server.language.words import searched_text
 from memorysync_server.storage import open_storage
 
 from ..api import Api
@@ -249,3 +250,21 @@ def test_a_memory_put_as_a_fact_is_embedded_once_with_its_record(server: LocalSe
         as_fact=True,
     )
     assert len(_pending(server)) == 1
+
+
+def test_a_pending_fact_is_embedded_with_the_turn_it_was_read_from(server: LocalServer, api: Api) -> None:
+    # The background embedder reads what the write would have: the fact after its ``said_in``.
+    server.app.services.backfill.close()
+    turn = "Just my cat Pickles. She's nine and she tolerates me. My apartment is tiny, though."
+    api.turn("u", turn)
+    assert _pending(server)
+    assert _queried(api, "u", "Does the user's cat Pickles have much room?")
+    assert not _pending(server)
+    services = server.app.services
+    facts = services.store.facts.page(server.tenant_id, "u", 0, 0)[0]
+    fact = next(f for f in facts if f.metadata.get("said_in") == turn)
+    ids, matrix = services.store.facts.vectors(server.tenant_id, "u")
+    stored = matrix[list(ids).index(fact.id)]
+    expected = services.pipeline.embedder.embed([searched_text(fact.text, turn)])[0]
+    plain = services.pipeline.embedder.embed([searched_text(fact.text)])[0]
+    assert float(stored @ expected) > 0.999 and float(stored @ plain) < 0.99

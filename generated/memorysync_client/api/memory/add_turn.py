@@ -122,7 +122,9 @@ def sync_detailed(
     30-day replay detection on (tenant, user, speaker, occurred_at, text), then fact
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
-    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`.
+    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
+    `said_in` to a fact whose turn told more than it holds: up to 400 characters of the
+    turn, which the fact is searched with (its text stays as extracted).
 
     Args:
         x_project_id (str | Unset):
@@ -160,7 +162,9 @@ def sync(
     30-day replay detection on (tenant, user, speaker, occurred_at, text), then fact
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
-    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`.
+    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
+    `said_in` to a fact whose turn told more than it holds: up to 400 characters of the
+    turn, which the fact is searched with (its text stays as extracted).
 
     Args:
         x_project_id (str | Unset):
@@ -193,7 +197,9 @@ async def asyncio_detailed(
     30-day replay detection on (tenant, user, speaker, occurred_at, text), then fact
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
-    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`.
+    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
+    `said_in` to a fact whose turn told more than it holds: up to 400 characters of the
+    turn, which the fact is searched with (its text stays as extracted).
 
     Args:
         x_project_id (str | Unset):
@@ -229,7 +235,9 @@ async def asyncio(
     30-day replay detection on (tenant, user, speaker, occurred_at, text), then fact
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
-    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`.
+    plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
+    `said_in` to a fact whose turn told more than it holds: up to 400 characters of the
+    turn, which the fact is searched with (its text stays as extracted).
 
     Args:
         x_project_id (str | Unset):

@@ -131,7 +131,8 @@ def sync_detailed(
     its vectors, owner, tenant or project): a body with `text` answers `422`; store the new
     text with `POST /memory/add` and forget the old memory. `metadata` merges into the
     stored metadata (a key set to `null` is removed); the server's own keys (`write_origin`,
-    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`) cannot be set
+    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`, `occurred_at`,
+    `said_in`) cannot be set
     and stay as they are. A change records an `updated` revision. Not metered.
 
     Args:
@@ -177,7 +178,8 @@ def sync(
     its vectors, owner, tenant or project): a body with `text` answers `422`; store the new
     text with `POST /memory/add` and forget the old memory. `metadata` merges into the
     stored metadata (a key set to `null` is removed); the server's own keys (`write_origin`,
-    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`) cannot be set
+    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`, `occurred_at`,
+    `said_in`) cannot be set
     and stay as they are. A change records an `updated` revision. Not metered.
 
     Args:
@@ -218,7 +220,8 @@ async def asyncio_detailed(
     its vectors, owner, tenant or project): a body with `text` answers `422`; store the new
     text with `POST /memory/add` and forget the old memory. `metadata` merges into the
     stored metadata (a key set to `null` is removed); the server's own keys (`write_origin`,
-    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`) cannot be set
+    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`, `occurred_at`,
+    `said_in`) cannot be set
     and stay as they are. A change records an `updated` revision. Not metered.
 
     Args:
@@ -262,7 +265,8 @@ async def asyncio(
     its vectors, owner, tenant or project): a body with `text` answers `422`; store the new
     text with `POST /memory/add` and forget the old memory. `metadata` merges into the
     stored metadata (a key set to `null` is removed); the server's own keys (`write_origin`,
-    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`) cannot be set
+    `distilled_from`, `turn_role`, `history_id`, `episodic`, `superseded_by`, `occurred_at`,
+    `said_in`) cannot be set
     and stay as they are. A change records an `updated` revision. Not metered.
 
     Args:
