@@ -172,8 +172,10 @@ def worth_keeping(text: str, facts: list[str]) -> bool:
     return len(untold) >= UNTOLD_WORDS
 
 
-# A fact's vector and lexical terms read at most this many characters of the turn it came from.
-SAID_IN_CHARS = 400
+# A fact's vector and lexical terms read at most this many characters of the turn it came from:
+# 200 held on both eval sets (120 lost on LoCoMo dev, 300-400 on our chats) and costs ingest
+# about half the CPU 400 did (docs/search.md).
+SAID_IN_CHARS = 200
 
 
 def said_in(fact: str, text: str) -> str | None:
@@ -184,7 +186,7 @@ def said_in(fact: str, text: str) -> str | None:
     A fact is one clause of what was said, and a question often names what the clause beside it
     did: "User's apartment is tiny", read from "Just my cat Pickles. She's 9 ... but my apartment
     is tiny", is found by a question about the cat. Read with its turn, a fact is a better search
-    key than either alone (LoCoMo dev hit@5 0.764 -> 0.784, our chats 0.918 -> 0.928); it is still
+    key than either alone (LoCoMo dev hit@5 0.764 -> 0.795, our chats 0.918 -> 0.928); it is still
     shown as written."""
     held = {stem(word) for word in content_words(fact)}
     untold = {stem(word) for word in content_words(text)} - held - _SAYS_NOTHING
