@@ -210,7 +210,9 @@ def said_in(fact: str, text: str) -> str | None:
             last, size = last + 1, size + after
         else:
             break
-    return " ".join(sentences[first : last + 1])[:SAID_IN_CHARS]
+    words = " ".join(sentences[first : last + 1])
+    # One sentence longer than the limit is cut at a word.
+    return words if len(words) <= SAID_IN_CHARS else words[:SAID_IN_CHARS].rsplit(" ", 1)[0]
 
 
 def said_at(occurred_at: str | None, now: datetime) -> datetime:
@@ -305,7 +307,7 @@ class Pipeline:
     ) -> np.ndarray:
         """The embedder's rows for ``texts``, each read after ``asked`` when given, or after its
         own words in ``said_in`` (large inputs wait for each other, see HEAVY_CHARS)."""
-        reads = list(said_in) or [asked] * len(texts)
+        reads = list(said_in) if said_in else [asked] * len(texts)
         searched = [searched_text(text, words) for text, words in zip(texts, reads, strict=True)]
         with self._work(sum(map(len, searched))):
             return self.embedder.embed(searched)
@@ -327,8 +329,10 @@ class Pipeline:
         text is the fact's, is the fact's too, and is not embedded twice. ``said_in``: the words
         of its turn each fact is read with (``said_in``), kept for its metadata."""
         reads = list(said_in) or [None] * len(facts)
-        known = {} if known is None or asked is not None or any(reads) else known
-        vectors = [known.get(fact, PENDING) for fact in facts]
+        known = {} if known is None or asked is not None else known
+        vectors = [
+            PENDING if words else known.get(fact, PENDING) for fact, words in zip(facts, reads, strict=True)
+        ]
         if self.backfill is None:
             wanted = [i for i, vector in enumerate(vectors) if vector is PENDING]
         else:

@@ -90,3 +90,7 @@ def test_said_in_keeps_a_long_turns_sentences_nearest_the_fact() -> None:
     short = "We moved to Leeds. The commute is long but the house is lovely."
     assert said_in("User moved to Leeds", short) == short
     assert said_in("User moved to Leeds", "We moved to Leeds!") is None
+    # One sentence longer than the limit is cut at a word.
+    rambling = "I love hiking " + "and walking and running and climbing and swimming " * 8 + "."
+    cut = said_in("User loves hiking", rambling)
+    assert cut is not None and len(cut) <= SAID_IN_CHARS and rambling.startswith(cut + " ")
