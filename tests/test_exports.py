@@ -30,8 +30,8 @@ EXPORTS = {
     "memorysync_server.domain": {
         "ASKED", "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
         "IndexRows", "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision",
-        "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn", "TurnMark",
-        "UserDetail", "UserSummary", "encode_json", "searched_by", "utc_now",
+        "SAID_IN", "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn",
+        "TurnMark", "UserDetail", "UserSummary", "encode_json", "read_with", "searched_by", "utc_now",
     },
     "memorysync_server.extraction": {
         "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "question_asked", "resolve", "resolve_referents", "stands_alone", "tells",

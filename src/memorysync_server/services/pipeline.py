@@ -173,8 +173,8 @@ def worth_keeping(text: str, facts: list[str]) -> bool:
 
 
 # A fact's vector and lexical terms read at most this many characters of the turn it came from:
-# 200 held on both eval sets (120 lost on LoCoMo dev, 300-400 on our chats) and costs ingest
-# about half the CPU 400 did (docs/search.md).
+# against 400, LoCoMo dev hit@5 0.787 vs 0.777 and block holds evidence 0.766 vs 0.756 (answer
+# tokens 0.666 vs 0.672), our chats' answer tokens 0.729 vs 0.727, at half the added ingest CPU.
 SAID_IN_CHARS = 200
 
 
@@ -186,7 +186,7 @@ def said_in(fact: str, text: str) -> str | None:
     A fact is one clause of what was said, and a question often names what the clause beside it
     did: "User's apartment is tiny", read from "Just my cat Pickles. She's 9 ... but my apartment
     is tiny", is found by a question about the cat. Read with its turn, a fact is a better search
-    key than either alone (LoCoMo dev hit@5 0.764 -> 0.795, our chats 0.918 -> 0.928); it is still
+    key than either alone (LoCoMo dev hit@5 0.764 -> 0.787, our chats 0.918 -> 0.928); it is still
     shown as written."""
     held = {stem(word) for word in content_words(fact)}
     untold = {stem(word) for word in content_words(text)} - held - _SAYS_NOTHING
@@ -495,7 +495,7 @@ class Pipeline:
         return TurnPlan(
             None,
             digest,
-            self.drafts(facts, scope=scope, said_in=self._said_in(facts, content)),
+            self.drafts(facts, scope=scope, said_in=self._said_in(facts, content) if kept else ()),
             meta,
             turn=self.drafts([content.strip()], asked=asked) if kept else None,
             asked=asked if kept else None,
@@ -503,10 +503,13 @@ class Pipeline:
         )
 
     def _said_in(self, facts: list[str], content: str) -> list[str | None]:
-        """The words of the turn ``content`` each of its facts is searched with (``said_in``).
-        None for a fact that supersede compares with older facts by its vector: its thresholds
-        read what a fact says, and "User is single now" read with its turn found the wrong fact
-        to replace (our update pairs: 100% -> 96% newer over older)."""
+        """The words of the kept turn ``content`` each of its facts is searched with
+        (``said_in``). Only a kept turn's: where the facts together hold what the turn told ("I'm
+        allergic to peanuts and I live in Porto"), each read with the other's clause would answer
+        the other's questions ("User lives in Porto" for a snack). None for a fact that
+        supersede compares with older facts by its vector: its thresholds read what a fact says,
+        and "User is single now" read with its turn found the wrong fact to replace (our update
+        pairs: 100% -> 96% newer over older)."""
         return [
             None
             if self.superseder is not None and self.superseder.needs_vector(fact)

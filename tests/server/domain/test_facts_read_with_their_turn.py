@@ -45,10 +45,16 @@ def test_a_fact_is_found_by_what_its_turn_said_beside_it(api: Api) -> None:
     assert _score(api, "read", QUESTION, FACT) > _score(api, "alone", QUESTION, FACT) + 0.2
 
 
-def test_a_fact_that_holds_its_whole_turn_is_searched_by_itself(api: Api) -> None:
+def test_facts_that_hold_their_whole_turn_are_searched_by_themselves(api: Api) -> None:
     api.turn("v", "I drive a 2012 Volvo estate.")
     api.turn("v", "I adopted a greyhound called Biscuit and we walk every morning by the canal.")
+    # Each read with the other's clause, either would answer the other's questions.
+    api.turn("v", "I am allergic to peanuts and I live in Porto.")
     assert all("said_in" not in m["metadata"] for m in api.facts("v")["memories"])
+    block = api.v1("/v1/memory/recall", "v", prompt="What snack should I bring to the party tonight?")[
+        "context"
+    ]
+    assert "allergic to peanuts" in block and "Porto" not in block
 
 
 def test_a_fact_supersede_compares_by_its_vector_is_read_alone(api: Api) -> None:

@@ -123,7 +123,7 @@ def sync_detailed(
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
     plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
-    `said_in` to a fact whose turn told more than it holds: up to 200 characters of the
+    `said_in` to a fact whose turn told more than its facts hold: up to 200 characters of the
     turn, which the fact is searched with (its text stays as extracted).
 
     Args:
@@ -163,7 +163,7 @@ def sync(
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
     plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
-    `said_in` to a fact whose turn told more than it holds: up to 200 characters of the
+    `said_in` to a fact whose turn told more than its facts hold: up to 200 characters of the
     turn, which the fact is searched with (its text stays as extracted).
 
     Args:
@@ -198,7 +198,7 @@ async def asyncio_detailed(
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
     plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
-    `said_in` to a fact whose turn told more than it holds: up to 200 characters of the
+    `said_in` to a fact whose turn told more than its facts hold: up to 200 characters of the
     turn, which the fact is searched with (its text stays as extracted).
 
     Args:
@@ -236,7 +236,7 @@ async def asyncio(
     extraction. Only the user's turns produce facts; the turn text itself is never
     stored as a memory. Facts carry the caller's scalar metadata (minus reserved keys)
     plus `write_origin: \"turn-extraction\"` and `turn_role: \"user\"`. The local server adds
-    `said_in` to a fact whose turn told more than it holds: up to 200 characters of the
+    `said_in` to a fact whose turn told more than its facts hold: up to 200 characters of the
     turn, which the fact is searched with (its text stays as extracted).
 
     Args:
