@@ -178,25 +178,38 @@ def worth_keeping(text: str, facts: list[str]) -> bool:
 SAID_IN_CHARS = 200
 
 
-def said_in(fact: str, text: str) -> str | None:
-    """The words of the turn ``text`` a fact of it is searched with (``metadata.said_in``): None
-    when the turn tells nothing the fact leaves out ("I drive a Volvo" -> "User drives a Volvo"),
-    else the turn, or for a long one its sentences nearest the fact's own, in SAID_IN_CHARS.
+def said_in(facts: Sequence[str], text: str) -> list[str | None]:
+    """The words of the turn ``text`` each of its ``facts`` is searched with
+    (``metadata.said_in``): None when the turn tells nothing the fact leaves out ("I drive a
+    Volvo" -> "User drives a Volvo"), else the turn, or for a long one its sentences nearest the
+    fact's own, in SAID_IN_CHARS. The turn is read once for all its facts.
 
     A fact is one clause of what was said, and a question often names what the clause beside it
     did: "User's apartment is tiny", read from "Just my cat Pickles. She's 9 ... but my apartment
     is tiny", is found by a question about the cat. Read with its turn, a fact is a better search
     key than either alone (LoCoMo dev hit@5 0.764 -> 0.787, our chats 0.918 -> 0.928); it is still
     shown as written."""
-    held = {stem(word) for word in content_words(fact)}
-    untold = {stem(word) for word in content_words(text)} - held - _SAYS_NOTHING
-    if len(untold) < UNTOLD_WORDS:
-        return None
+    told = {stem(word) for word in content_words(text)} - _SAYS_NOTHING
     text = " ".join(text.split())
-    if len(text) <= SAID_IN_CHARS:
-        return text
-    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
-    shared = [len(held & {stem(word) for word in content_words(s)}) for s in sentences]
+    sentences: list[str] = []
+    sentence_words: list[set[str]] = []
+    out: list[str | None] = []
+    for fact in facts:
+        held = {stem(word) for word in content_words(fact)}
+        if len(told - held) < UNTOLD_WORDS:
+            out.append(None)
+        elif len(text) <= SAID_IN_CHARS:
+            out.append(text)
+        else:
+            if not sentences:
+                sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+                sentence_words = [{stem(word) for word in content_words(s)} for s in sentences]
+            out.append(_nearest(sentences, [len(held & words) for words in sentence_words]))
+    return out
+
+
+def _nearest(sentences: list[str], shared: list[int]) -> str:
+    """The sentences around the one sharing the most words with a fact, in SAID_IN_CHARS."""
     first = last = shared.index(max(shared))
     size = len(sentences[first])
     # Neighbours join while they fit, the sentence before first: what a clause is about was more
@@ -511,10 +524,8 @@ class Pipeline:
         and "User is single now" read with its turn found the wrong fact to replace (our update
         pairs: 100% -> 96% newer over older)."""
         return [
-            None
-            if self.superseder is not None and self.superseder.needs_vector(fact)
-            else said_in(fact, content)
-            for fact in facts
+            None if self.superseder is not None and self.superseder.needs_vector(fact) else words
+            for fact, words in zip(facts, said_in(facts, content), strict=True)
         ]
 
     def _worth_keeping(self, content: str, facts: list[str]) -> bool:

@@ -88,15 +88,15 @@ def test_said_in_is_the_servers_own_key(api: Api) -> None:
 def test_said_in_keeps_a_long_turns_sentences_nearest_the_fact() -> None:
     filler = " ".join(f"Sentence number {n} is about nothing much at all really." for n in range(30))
     text = f"{filler} My sister Rosa had her baby, a boy called Lucas. {filler}"
-    words = said_in("User's sister Rosa had her baby", text)
+    (words,) = said_in(["User's sister Rosa had her baby"], text)
     assert words is not None and len(words) <= SAID_IN_CHARS
     assert "My sister Rosa had her baby, a boy called Lucas." in words
     # The sentence before it comes first: what a clause is about is more often said before it.
     assert words.index("Rosa") > len(words) // 3
     short = "We moved to Leeds. The commute is long but the house is lovely."
-    assert said_in("User moved to Leeds", short) == short
-    assert said_in("User moved to Leeds", "We moved to Leeds!") is None
+    assert said_in(["User moved to Leeds"], short) == [short]
+    assert said_in(["User moved to Leeds"], "We moved to Leeds!") == [None]
     # One sentence longer than the limit is cut at a word.
     rambling = "I love hiking " + "and walking and running and climbing and swimming " * 8 + "."
-    cut = said_in("User loves hiking", rambling)
+    (cut,) = said_in(["User loves hiking"], rambling)
     assert cut is not None and len(cut) <= SAID_IN_CHARS and rambling.startswith(cut + " ")
