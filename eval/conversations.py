@@ -43,6 +43,7 @@ if str(Path(__file__).resolve().parent.parent) not in sys.path:  # run as a scri
 from eval.answerability import coverage, dated_lines, names_both
 from memorysync_server import LocalServer
 from memorysync_server.extraction import day
+from memorysync_server.language import asked_days
 
 HERE = Path(__file__).resolve().parent
 CHATS = HERE / "data" / "chats"
@@ -406,6 +407,12 @@ class SetResult:
         ]
         rows.append(("answer tokens in the block", lambda xs: mean_of(xs, lambda o: o.tokens)))
         rows.append(
+            (
+                "questions naming a day: answer tokens",
+                lambda xs: mean_of(xs, lambda o: o.tokens if names_a_day(o.question) else None),
+            )
+        )
+        rows.append(
             ("chars handed to the model", lambda xs: f"{statistics.mean(o.handed_chars for o in xs):.0f}")
         )
         for name in answer_baselines:
@@ -447,6 +454,9 @@ class SetResult:
             "date in block": share(dated),
             "turns with memory": self.turns_with_memory,
             "answer tokens in the block": _mean([o.tokens for o in out]),
+            "questions naming a day: answer tokens": _mean(
+                [o.tokens for o in out if names_a_day(o.question)]
+            ),
             "chars handed": statistics.mean(o.handed_chars for o in out) if out else float("nan"),
         }
         for name in dict.fromkeys(b for o in out for b in o.answer_baselines):
@@ -460,6 +470,11 @@ class SetResult:
         for b in sorted({b for o in out for b in o.baselines}):
             figures[f"{b} hit@5"] = share([(r := o.baselines.get(b)) is not None and r <= 5 for o in out])
         return figures
+
+
+def names_a_day(question: Question) -> bool:
+    """Whether the question asks about what was said on a day it names ("... on 16 August 2023?")."""
+    return asked_days(question.text, date.today()) is not None
 
 
 def _mean(values: list[float | None]) -> float:

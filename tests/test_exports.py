@@ -31,7 +31,7 @@ EXPORTS = {
         "ASKED", "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
         "IndexRows", "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision",
         "SAID_IN", "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn",
-        "TurnMark", "UserDetail", "UserSummary", "encode_json", "read_with", "searched_by", "utc_now",
+        "TurnMark", "UserDetail", "UserSummary", "encode_json", "read_with", "said_day", "searched_by", "utc_now",
     },
     "memorysync_server.extraction": {
         "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "question_asked", "resolve", "resolve_referents", "stands_alone", "tells",
@@ -39,7 +39,8 @@ EXPORTS = {
     "memorysync_server.http.inspector": {"Inspector"},
     "memorysync_server.http.routes": {"ROUTES"},
     "memorysync_server.language": {
-        "STOPWORDS", "about_someone", "content_words", "retell_first_person", "searched_text", "stem", "third_person",
+        "STOPWORDS", "about_someone", "asked_days", "content_words", "retell_first_person", "searched_text", "stem",
+        "third_person",
     },
     "memorysync_server.model": {
         "DEFAULT_SEARCH", "Embedder", "HashingEmbedder", "MiniLMEmbedder", "SEARCH_MODES", "check_mode",

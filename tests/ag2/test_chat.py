@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from memorysync_client.api.memory import list_memories
 
 from ag2_memorysync import DEFAULT_CONTEXT_TEMPLATE, MemorySyncCapability, register_memory_tools
 from memorysync_core import Connection, MemorySyncError, call
+from memorysync_server import LocalServer
 from tests.ag2.scripted import activate, assistant, person, sequence, tool_call
+from tests.support.load import give_functional_budget
 
 HEADER = DEFAULT_CONTEXT_TEMPLATE.split("{context}")[0].strip()
 
@@ -250,6 +253,33 @@ def test_two_sessions_the_second_remembers_the_person(make_memory, stored, uid):
     assert "allergic to peanuts" in memory_messages(model2.calls[0])[0]
     assert second.flush(5)
     assert [role for role, _ in stored.transcript(uid, "friday")] == ["user", "assistant"]
+
+
+def test_a_question_about_yesterday_gets_what_the_person_said_yesterday(tmp_path, request, uid):
+    # Three sessions on three days, the server's clock moved between them: "yesterday" in the
+    # third is counted from it, and the lunch said yesterday leads the block the model reads.
+    now = [datetime(2026, 5, 4, 12, 0, tzinfo=timezone.utc)]
+    with LocalServer(tmp_path / "days.db", clock=lambda: now[0]) as server:
+
+        def chat(session: str, said: str, reply: str) -> list[list[dict]]:
+            options = {"user_id": uid, "api_key": server.api_key, "base_url": server.base_url}
+            give_functional_budget(request, options)
+            memory = MemorySyncCapability(session_id=session, **options)
+            bot, model = assistant(sequence([reply]))
+            memory.add_to_agent(bot)
+            person([]).initiate_chat(bot, message=said, silent=True)
+            assert memory.flush(5)
+            memory.close(timeout=0.5)
+            return model.calls
+
+        chat("mon", "I had lunch with my coworker Raj at the taco truck by the office.", "Nice.")
+        now[0] += timedelta(days=3)
+        chat("thu", "I had lunch with my sister Ana at the Thai place downtown.", "Sounds lovely.")
+        now[0] += timedelta(days=1)
+        calls = chat("fri", "Who did I have lunch with yesterday?", "With Ana, at the Thai place.")
+        lines = [line for line in memory_messages(calls[0])[0].splitlines() if line.startswith("- [")]
+        # Asked without "yesterday", Raj's lunch leads: the day decides.
+        assert "Ana" in lines[0] and any("Raj" in line for line in lines[1:])
 
 
 def test_explicit_operations(make_memory, uid):

@@ -32,6 +32,7 @@ from .records import (
     UserSummary,
     encode_json,
     read_with,
+    said_day,
     searched_by,
 )
 
@@ -65,6 +66,7 @@ __all__ = [
     "UserSummary",
     "encode_json",
     "read_with",
+    "said_day",
     "searched_by",
     "utc_now",
 ]

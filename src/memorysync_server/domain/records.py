@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # in annotations only: importing the records stays light (no numpy)
@@ -186,9 +186,24 @@ class NewState:
         object.__setattr__(self, "value_json", encode_json(self.value))
 
 
-# (event type, ``metadata.distilled_from``) of a fact: which turn it came from, read without
-# decoding the fact (retrieval/turns.py turn_id).
-TurnMark = tuple[str, Any]
+# (event type, ``metadata.distilled_from``, ``said_day``) of a fact: which turn it came from and
+# on which day, read without decoding the fact (retrieval/turns.py turn_id, ranking.said_then).
+TurnMark = tuple[str, Any, int]
+
+
+def said_day(occurred_at: Any, created_at: datetime | str | None) -> int:
+    """The day a memory was said, as a date ordinal (0 when neither value reads as a time): the
+    date its ``metadata.occurred_at`` names as written, which is the day its recall line shows,
+    else the day it was stored."""
+    for value in (occurred_at, created_at):
+        if isinstance(value, datetime):
+            return value.date().toordinal()
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value.strip()[:10]).toordinal()
+            except ValueError:
+                continue
+    return 0
 
 
 @dataclass(frozen=True)
@@ -305,4 +320,5 @@ __all__ = [
     "UserDetail",
     "UserSummary",
     "encode_json",
+    "said_day",
 ]

@@ -4,8 +4,9 @@ The prompt is encoded (``semantic``/``hybrid``: a sentence vector of its third-p
 ``lexical``: hashed features) and scored against the user's index: every row, or for a large user
 the coarse stage's candidates then their exact scores (``index``). ``lexical`` and ``hybrid`` add
 a bounded BM25 boost from the store's lexical index; ``bm25`` ranks by that index alone. Then
-importance moves a score a little and a superseded fact drops just below its superseder
-(``ranking``). What is left above the noise floor, best first, is the candidates.
+a memory said on the days the prompt names rises (``language.when``), importance moves a score a
+little and a superseded fact drops just below its superseder (``ranking``). What is left above
+the noise floor, best first, is the candidates.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..language.scripts import CJK, has_letters, query_terms
+from ..language.when import asked_days
 from ..language.words import STOPWORDS, content_words, stem, third_person
 from ..model import Embedder
 from ..storage import Storage
@@ -33,6 +35,7 @@ from .ranking import (
     SEMANTIC_NOISE_FLOOR,
     below_superseders,
     boosted,
+    said_then,
     weighted_by_importance,
 )
 from .said import Said
@@ -155,6 +158,11 @@ class CandidateFinder:
         likeness = scores
         if weight and lexical:
             rows, scores, likeness = boosted(index, query, rows, scores, lexical, weight)
+        span = asked_days(prompt, self.store.clock().date())
+        if span is not None:
+            # Rows a large user's coarse stage left out are not added: a day alone does not make
+            # a memory worth scoring.
+            scores = said_then(scores, index.days[rows], span)
         ids = index.ids[rows]
         if index.importance:
             scores = weighted_by_importance(ids, scores, *index.importance_arrays())

@@ -154,14 +154,14 @@ class UserIndex:
         superseded: dict[int, int],
         dense: bool,
         importance: dict[int, float] | None = None,
-        marks: tuple[np.ndarray, np.ndarray] | None = None,
+        marks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> None:
         self.size = len(ids)
         self.importance: dict[int, float] = importance or {}
         self._weights: tuple[dict[int, float], np.ndarray, np.ndarray] | None = None
         self._ids = ids
         self._matrix = matrix
-        self._turns, self._kinds = marks if marks is not None else unknown_marks(len(ids))
+        self._turns, self._kinds, self._days = marks if marks is not None else unknown_marks(len(ids))
         self._coarse: np.ndarray | None = None
         self.projection: Projection | None = None
         self._build: _CoarseBuild | None = None
@@ -239,6 +239,12 @@ class UserIndex:
         announced without its mark)."""
         return self._kinds[: self.size]
 
+    @property
+    def days(self) -> np.ndarray:
+        """Each row's day said (``domain.said_day``: a date ordinal, 0 where not known). An edit
+        leaves it as it was: when a memory was said is not editable."""
+        return self._days[: self.size]
+
     def forget_marks(self, fact_ids: np.ndarray) -> UserIndex:
         """A copy whose rows of ``fact_ids`` (edited: their kind or turn may have changed) are
         UNKNOWN, so searches decode them."""
@@ -246,7 +252,7 @@ class UserIndex:
         index = self._copy()
         index._kinds = self.kinds.copy()
         index._kinds[where[found]] = UNKNOWN
-        index._turns = self.turns
+        index._turns, index._days = self.turns, self.days
         return index
 
     @property
@@ -271,17 +277,27 @@ class UserIndex:
         return index
 
     def appended(
-        self, ids: np.ndarray, vectors: np.ndarray, marks: tuple[np.ndarray, np.ndarray] | None = None
+        self,
+        ids: np.ndarray,
+        vectors: np.ndarray,
+        marks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> UserIndex:
-        turns, kinds = marks if marks is not None else unknown_marks(len(ids))
+        turns, kinds, days = marks if marks is not None else unknown_marks(len(ids))
         index = self._copy()
         if self.size == 0:
-            index._ids, index._matrix, index._turns, index._kinds = ids, vectors, turns, kinds
+            index._ids, index._matrix, index._turns, index._kinds, index._days = (
+                ids,
+                vectors,
+                turns,
+                kinds,
+                days,
+            )
         else:
             index._ids = _grown(self._ids, self.size, ids)
             index._matrix = _grown(self._matrix, self.size, vectors)
             index._turns = _grown(self._turns, self.size, turns)
             index._kinds = _grown(self._kinds, self.size, kinds)
+            index._days = _grown(self._days, self.size, days)
         if self.projection is not None and self._coarse is not None:
             index._coarse = _grown(self._coarse, self.size, self.projection.rows(vectors))
         index.size = self.size + len(ids)
@@ -292,7 +308,7 @@ class UserIndex:
         keep = ~np.isin(self.ids, removed)
         index = self._copy()
         index._ids, index._matrix = self.ids[keep], self.matrix[keep]
-        index._turns, index._kinds = self.turns[keep], self.kinds[keep]
+        index._turns, index._kinds, index._days = self.turns[keep], self.kinds[keep], self.days[keep]
         coarse = self.coarse
         index._coarse = None if coarse is None else coarse[keep]
         index.size = int(keep.sum())
@@ -312,9 +328,13 @@ class UserIndex:
         return _top(self.projection.scores(coarse, query, beside), count)
 
 
-def unknown_marks(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """(turns, kinds) of ``count`` rows whose turn is not known here."""
-    return np.zeros(count, dtype=np.int64), np.full(count, UNKNOWN, dtype=np.int8)
+def unknown_marks(count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(turns, kinds, days) of ``count`` rows whose turn and day are not known here."""
+    return (
+        np.zeros(count, dtype=np.int64),
+        np.full(count, UNKNOWN, dtype=np.int8),
+        np.zeros(count, dtype=np.int32),
+    )
 
 
 def _top(scores: np.ndarray, count: int) -> np.ndarray:

@@ -42,18 +42,19 @@ def turn_of(fact: Fact) -> int:
     return turn_id(fact.id, fact.event_type, fact.metadata.get("distilled_from"))
 
 
-def marks_of(ids: np.ndarray, marks: Sequence[TurnMark]) -> tuple[np.ndarray, np.ndarray]:
-    """(turn ids, kinds) as ``UserIndex`` keeps them, of the facts ``ids`` with their ``marks``."""
+def marks_of(ids: np.ndarray, marks: Sequence[TurnMark]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(turn ids, kinds, days said) as ``UserIndex`` keeps them, of the facts ``ids`` with their ``marks``."""
     count = len(ids)
     turns = np.fromiter(
-        (turn_id(int(i), event, source) for i, (event, source) in zip(ids, marks, strict=True)),
+        (turn_id(int(i), event, source) for i, (event, source, _) in zip(ids, marks, strict=True)),
         dtype=np.int64,
         count=count,
     )
     kinds = np.fromiter(
-        (TURN if event == KEPT_TURN else FACT for event, _ in marks), dtype=np.int8, count=count
+        (TURN if event == KEPT_TURN else FACT for event, _, _ in marks), dtype=np.int8, count=count
     )
-    return turns, kinds
+    days = np.fromiter((said for _, _, said in marks), dtype=np.int32, count=count)
+    return turns, kinds, days
 
 
 def one_per_turn(

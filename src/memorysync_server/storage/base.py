@@ -32,6 +32,7 @@ from ..domain import (
     Revision,
     StateRow,
     Turn,
+    said_day,
 )
 from . import revisions
 from .interfaces import LexicalForm, as_written
@@ -222,13 +223,21 @@ class BaseFacts(_Part):
 
     def _announce_added(self, tenant: str, user_id: str, ids: list[int], facts: Sequence[NewFact]) -> None:
         """Tells the listeners (the search index) which facts ``add`` stored, ``facts[i]`` as ``ids[i]``."""
+        now = self._db.clock()
         self._db.facts_changed(
             FactsChange(
                 tenant,
                 user_id,
                 added_ids=ids,
                 added_vectors=np.asarray([f.vector for f in facts], dtype=np.float32),
-                added_marks=[(f.event_type, f.metadata.get("distilled_from")) for f in facts],
+                added_marks=[
+                    (
+                        f.event_type,
+                        f.metadata.get("distilled_from"),
+                        said_day(f.metadata.get("occurred_at"), now),
+                    )
+                    for f in facts
+                ],
             )
         )
 

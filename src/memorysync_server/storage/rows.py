@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..domain import Fact, IndexRows, Revision, StateRow, Turn
+from ..domain import Fact, IndexRows, Revision, StateRow, Turn, said_day
 from . import revisions
 
 
@@ -145,19 +145,19 @@ def by_text(facts: Iterable[Fact]) -> dict[str, Fact]:
 
 def index_rows(rows: Sequence[Sequence[Any]], dim: int) -> IndexRows:
     """``IndexRows`` of one user's ``(id, vector bytes, event type, metadata.distilled_from,
-    metadata.superseded_by, importance)`` rows, ascending by id."""
+    metadata.occurred_at, created_at, metadata.superseded_by, importance)`` rows, ascending by id."""
     width = 4 * dim
     kept = [row for row in rows if len(row[1]) == width]
     ids, matrix = id_matrix(kept)
     return IndexRows(
         ids,
         matrix,
-        [(row[2], row[3]) for row in kept],
+        [(row[2], row[3], said_day(row[4], row[5])) for row in kept],
         superseded={
-            int(row[0]): int(row[4][2:])
+            int(row[0]): int(row[6][2:])
             for row in rows
-            if isinstance(row[4], str) and row[4].startswith("m_") and row[4][2:].isdigit()
+            if isinstance(row[6], str) and row[6].startswith("m_") and row[6][2:].isdigit()
         },
-        importance={int(row[0]): float(row[5]) for row in rows if row[5] is not None},
+        importance={int(row[0]): float(row[7]) for row in rows if row[7] is not None},
         other_vectors=[int(row[0]) for row in rows if len(row[1]) != width],
     )

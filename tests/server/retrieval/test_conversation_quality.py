@@ -12,14 +12,15 @@ import pytest
 
 from eval.conversations import CHATS, SetResult, load_conversation, locomo_dir, run_set
 
-# (hit@5, block holds evidence, date in block, answer tokens in the block) at least; empty blocks
-# and the characters handed to the model at most.
+# (hit@5, block holds evidence, date in block, answer tokens in the block, on the questions naming
+# a day too) at least; empty blocks and the characters handed to the model at most.
 FLOORS = {
     "own chats": {
-        "hit@5": 0.90,  # measured 0.928
-        "block holds evidence": 0.90,  # 0.928
+        "hit@5": 0.91,  # measured 0.936
+        "block holds evidence": 0.91,  # 0.936
         "date in block": 0.90,  # 0.970
-        "answer tokens in the block": 0.71,  # 0.729
+        "answer tokens in the block": 0.72,  # 0.739
+        "questions naming a day: answer tokens": 0.70,  # 0.751 (14 questions)
         "empty blocks": 0.03,
         "chars handed": 700,
     },

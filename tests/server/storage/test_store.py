@@ -9,7 +9,7 @@ import re
 import shutil
 import sqlite3
 import time
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import httpx
@@ -31,8 +31,8 @@ DATA = Path(__file__).parents[1] / "data"
 EMBEDDER = HashingEmbedder()
 
 
-def fact(text: str, metadata_from: str | None = None, **kw) -> NewFact:
-    metadata = {} if metadata_from is None else {"distilled_from": metadata_from}
+def fact(text: str, metadata_from: str | None = None, metadata: dict | None = None, **kw) -> NewFact:
+    metadata = {**(metadata or {}), **({} if metadata_from is None else {"distilled_from": metadata_from})}
     return NewFact(text=text, source="chat", metadata=metadata, vector=EMBEDDER.embed([text])[0], **kw)
 
 
@@ -174,34 +174,39 @@ def test_the_search_cache_follows_commits_and_ignores_rollbacks(db) -> None:
 
 
 def test_turn_marks_tell_each_facts_turn_as_loaded_and_as_announced(db) -> None:
-    # Search groups a kept turn with its facts from these marks without decoding any fact: the
-    # marks read with the vectors and the ones announced with each added row must say the same.
-    store = open_storage(db)
+    # Search groups a kept turn with its facts, and raises what was said on the days a question
+    # names, from these marks without decoding any fact: the marks read with the vectors and the
+    # ones announced with each added row must say the same. The day is the turn's occurred_at as
+    # written, else the day the fact was stored.
+    today = datetime(2026, 3, 9, 23, 30, tzinfo=timezone.utc)
+    store = open_storage(db, clock=lambda: today)
     announced: list[tuple[list[int], list[object]]] = []
     store.on_facts_changed(
         lambda change: announced.append((change.added_ids, change.added_marks)) if change.added_ids else None
     )
     said = "Long day. I play the cello, rehearsals are on Thursdays."
-    (turn,) = store.facts.add("t", "u", [fact(said, event_type="conversation")])
+    then = {"occurred_at": "2024-02-29T23:50:00-05:00"}  # the 29th where it was said, not UTC's 1 March
+    (turn,) = store.facts.add("t", "u", [fact(said, event_type="conversation", metadata=then)])
     (alone,) = store.facts.add("t", "u", [fact("User plays the cello", metadata_from=f"m_{turn}")])
     unembedded = NewFact(
         "User rehearses on Thursdays", "chat", {"distilled_from": f"m_{turn}"}, np.zeros(0, np.float32)
     )
     (late,) = store.facts.add("t", "u", [unembedded])
+    leap, stored = date(2024, 2, 29).toordinal(), today.date().toordinal()
     assert announced == [
-        ([turn], [("conversation", None)]),
-        ([alone], [("fact", f"m_{turn}")]),
-        ([late], [("fact", f"m_{turn}")]),
+        ([turn], [("conversation", None, leap)]),
+        ([alone], [("fact", f"m_{turn}", stored)]),
+        ([late], [("fact", f"m_{turn}", stored)]),
     ]
     rows = store.facts.index_rows("t", "u", EMBEDDER.dim)
     assert rows.ids.tolist() == [turn, alone] and rows.matrix.shape == (2, EMBEDDER.dim)  # no vector yet
-    assert rows.marks == [("conversation", None), ("fact", f"m_{turn}")]
+    assert rows.marks == [("conversation", None, leap), ("fact", f"m_{turn}", stored)]
     assert rows.other_vectors == [late]  # for the backfill to embed
     # A vector written late (after the answer) announces the row again, with its mark.
     store.facts.replace_vectors("t", "u", [(late, EMBEDDER.embed(["User rehearses on Thursdays"])[0])])
-    assert announced[3] == ([late], [("fact", f"m_{turn}")])
+    assert announced[3] == ([late], [("fact", f"m_{turn}", stored)])
     rows = store.facts.index_rows("t", "u", EMBEDDER.dim)
-    assert rows.ids.tolist() == [turn, alone, late] and rows.marks[2] == ("fact", f"m_{turn}")
+    assert rows.ids.tolist() == [turn, alone, late] and rows.marks[2] == ("fact", f"m_{turn}", stored)
     assert rows.other_vectors == []
     assert store.facts.index_rows("t", "other", EMBEDDER.dim).ids.tolist() == []
     store.close()

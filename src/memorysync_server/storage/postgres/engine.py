@@ -54,6 +54,7 @@ from ...domain import (
     TurnMark,
     UserDetail,
     UserSummary,
+    said_day,
     searched_by,
     utc_now,
 )
@@ -140,23 +141,35 @@ def _dec(value: Any) -> Any:
 
 # A fact's TurnMark, read as (event type, metadata where it holds the key at all). Parsed here,
 # not as jsonb: a "\u0000" that json.dumps wrote is valid JSON that jsonb refuses.
-_MARK_COLUMNS = "event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0 THEN metadata END"
+# The metadata is parsed only where it holds a key a mark reads.
+_MARK_COLUMNS = (
+    "event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0"
+    " OR strpos(metadata, '\"occurred_at\"') > 0 THEN metadata END AS metadata, created_at"
+)
 
 
-def _mark(event_type: str, metadata: str | None) -> TurnMark:
-    return event_type, None if metadata is None else json.loads(metadata).get("distilled_from")
+def _mark(event_type: str, metadata: str | None, created_at: datetime) -> TurnMark:
+    meta = {} if metadata is None else json.loads(metadata)
+    return event_type, meta.get("distilled_from"), said_day(meta.get("occurred_at"), created_at)
 
 
 def _index_row(
-    fact_id: int, vector: bytes, event_type: str, metadata: str | None, importance: float | None
-) -> tuple[int, bytes, str, Any, Any, float | None]:
-    """A row of ``index_rows`` as ``rows.index_rows`` reads it (the metadata's two keys apart)."""
+    fact_id: int,
+    vector: bytes,
+    event_type: str,
+    metadata: str | None,
+    created_at: datetime,
+    importance: float | None,
+) -> tuple[int, bytes, str, Any, Any, datetime, Any, float | None]:
+    """A row of ``index_rows`` as ``rows.index_rows`` reads it (the metadata's keys apart)."""
     meta = {} if metadata is None else json.loads(_dec(metadata))
     return (
         fact_id,
         vector,
         _dec(event_type),
         meta.get("distilled_from"),
+        meta.get("occurred_at"),
+        created_at,
         meta.get("superseded_by"),
         importance,
     )
@@ -575,7 +588,8 @@ class PostgresFacts(BaseFacts):
             cur = conn.cursor(row_factory=tuple_row)
             rows = cur.execute(
                 "SELECT id, vector, event_type, CASE WHEN strpos(metadata, '\"distilled_from\"') > 0"
-                " OR strpos(metadata, '\"superseded_by\"') > 0 THEN metadata END, importance"
+                " OR strpos(metadata, '\"occurred_at\"') > 0"
+                " OR strpos(metadata, '\"superseded_by\"') > 0 THEN metadata END, created_at, importance"
                 " FROM facts WHERE tenant = %s AND user_id = %s ORDER BY id",
                 _enc([tenant, user_id]),
             ).fetchall()
@@ -585,11 +599,12 @@ class PostgresFacts(BaseFacts):
         self, tenant: str, user_id: str, where: str, args: Sequence[Any]
     ) -> list[tuple[int, TurnMark]]:
         rows = self._db.all(
-            f"SELECT id, {_MARK_COLUMNS} AS metadata FROM facts WHERE tenant = %s AND user_id = %s{where}"
-            " ORDER BY id",
+            f"SELECT id, {_MARK_COLUMNS} FROM facts WHERE tenant = %s AND user_id = %s{where} ORDER BY id",
             (tenant, user_id, *args),
         )
-        return [(int(row["id"]), _mark(row["event_type"], row["metadata"])) for row in rows]
+        return [
+            (int(row["id"]), _mark(row["event_type"], row["metadata"], row["created_at"])) for row in rows
+        ]
 
     @_atomic
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
@@ -615,7 +630,7 @@ class PostgresFacts(BaseFacts):
                         user_id,
                         added_ids=added,
                         added_vectors=np.asarray([v for _, v in pairs], dtype=np.float32),
-                        added_marks=[marks.get(i, ("", None)) for i in added],
+                        added_marks=[marks.get(i, ("", None, 0)) for i in added],
                     )
                 )
 

@@ -38,6 +38,7 @@ from ...domain import (
     TurnMark,
     UserDetail,
     UserSummary,
+    said_day,
     searched_by,
     utc_now,
 )
@@ -77,7 +78,9 @@ def _time(text: str) -> datetime:
 # written at all: most facts of a user who adds memories directly carry none).
 _MARK_COLUMNS = (
     "event_type, CASE WHEN instr(metadata, '\"distilled_from\"') > 0"
-    " THEN json_extract(metadata, '$.distilled_from') END"
+    " THEN json_extract(metadata, '$.distilled_from') END,"
+    " CASE WHEN instr(metadata, '\"occurred_at\"') > 0 THEN json_extract(metadata, '$.occurred_at') END,"
+    " created_at"
 )
 
 
@@ -416,7 +419,7 @@ class SqliteFacts(BaseFacts):
             f"SELECT id, {_MARK_COLUMNS} FROM facts WHERE tenant = ? AND user_id = ?{where} ORDER BY id",
             (tenant, user_id, *args),
         )
-        return [(int(row[0]), (row[1], row[2])) for row in rows]
+        return [(int(row[0]), (row[1], row[2], said_day(row[3], row[4]))) for row in rows]
 
     def replace_vectors(self, tenant: str, user_id: str, vectors: Sequence[tuple[int, np.ndarray]]) -> None:
         if not vectors:
@@ -441,7 +444,7 @@ class SqliteFacts(BaseFacts):
                         user_id,
                         added_ids=ids,
                         added_vectors=added,
-                        added_marks=[marks.get(i, ("", None)) for i in ids],
+                        added_marks=[marks.get(i, ("", None, 0)) for i in ids],
                     )
                 )
 
