@@ -71,6 +71,10 @@ _CHATTER = re.compile(
 )
 
 
+# A capitalised word set off by a comma at either end of a sentence: how a chat addresses the listener.
+_ADDRESSED = re.compile(r"^\W*([A-Z][a-z]+)(?=\s*,)|,\s*([A-Z][a-z]+)\W*$")
+
+
 def chatter(text: str, prompt: str) -> bool:
     """Whether a kept turn only talks to the listener: every sentence a question to them, a
     greeting, thanks or a short reaction ("Take care, Maria. Catch you soon!"), sharing no word
@@ -81,7 +85,10 @@ def chatter(text: str, prompt: str) -> bool:
         if not sentence:
             continue
         words = [stem(w) for w in content_words(sentence)]
-        if asked & set(words):
+        # The name it calls the listener by ("Take care, Maria.") is no word shared with a
+        # question that names them.
+        named = {stem(w.lower()) for pair in _ADDRESSED.findall(sentence) for w in pair if w}
+        if asked & (set(words) - named):
             return False
         if not (sentence.endswith("?") or (_CHATTER.match(sentence) and len(words) <= 3)):
             return False

@@ -77,6 +77,14 @@ def test_a_turn_that_only_talks_to_the_listener_takes_no_line(api: Api) -> None:
     assert "Talk soon" not in block and "How are the kids" not in block
 
 
+def test_calling_the_listener_by_name_is_no_match_for_a_question_naming_them(api: Api) -> None:
+    # "Take care, Maria." shares only the name it calls her by with a question about her.
+    api.turn("u", "I adopted a greyhound called Juno from the shelter last week.", occurred_at=MAY)
+    api.turn("u", "Take care, Maria. Catch you soon!", occurred_at=MAY)
+    block = _recall(api, "u", "What did I tell Maria about the greyhound Juno?")["context"]
+    assert "Juno" in block and "Catch you soon" not in block
+
+
 @pytest.mark.parametrize("name", ["Caroline", "Xu", "Calvin", "Melanie", "Aiko", "Omar"])
 def test_a_question_naming_the_person_is_answered_whatever_the_name(api: Api, name: str) -> None:
     api.turn(
