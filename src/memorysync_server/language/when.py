@@ -11,7 +11,8 @@ that names a day or a span usually means what was said then; search raises those
   "last Friday", "last weekend", "last week", "last month".
 
 A named day stands for the day before and after too: the person's calendar and the clock that
-stamped the memory need not agree at midnight. Left unread, because they name no span of what was
+stamped the memory need not agree at midnight. A long message is read in its last
+``READ_CHARS`` characters, where its question usually is. Left unread, because they name no span of what was
 said: a year alone; "today", "this week" and "on Friday", which ask about plans as often as about
 what was said; a day or month without a year ("in June"); habits ("on Sunday afternoons"); and a
 statement ("I moved here last month" tells when something happened, it does not ask).
@@ -23,7 +24,9 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-__all__ = ["asked_days"]
+__all__ = ["READ_CHARS", "asked_days"]
+
+READ_CHARS = 2000
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")  # fmt: skip
@@ -137,6 +140,9 @@ def _asks(prompt: str, at: int) -> bool:
 
 def asked_days(prompt: str, today: date) -> Span | None:
     """The first and last day the prompt asks about, or None when it names no such span."""
+    # A long message is read in its last characters, where its question usually sits: every
+    # rule scans the text, and a pasted page must not cost a recall milliseconds.
+    prompt = prompt[-READ_CHARS:]
     if _HINT.search(prompt) is None:  # most prompts: one scan instead of every rule's
         return None
     found: list[tuple[bool, int, Span]] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 
 from memorysync_server.language import asked_days
+from memorysync_server.language.when import READ_CHARS
 from memorysync_server.launcher import LocalServer
 
 from ..api import Api
@@ -128,6 +129,18 @@ def test_asked_days() -> None:
     ]:
         assert days(prompt) is None, prompt
     assert days("What happened on 31 June 2023?") == ("2023-06-01", "2023-06-30")  # its month stands
+
+
+def test_a_long_message_is_read_for_days_where_its_question_is() -> None:
+    today = date(2026, 12, 4)
+    pasted = "Can you sum up the minutes of 3 May 2023? " + "We went through the budget line by line. " * 200
+    assert len(pasted) > READ_CHARS
+    assert asked_days(pasted + "What did I say about this yesterday?", today) == (
+        date(2026, 12, 2),
+        date(2026, 12, 4),
+    )
+    # A question at the top of a pasted page is out of reach: the page is what the model is given.
+    assert asked_days(pasted + "What do you think?", today) is None
 
 
 def test_last_weekend_asked_on_a_sunday_is_the_one_before() -> None:
