@@ -19,44 +19,18 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from ..language.calendar_math import (
+    COUNTS,
+    MONTHS,
+    WEEKDAYS,
+    add_months,
+    last_weekend,
+    weekday_after,
+    weekday_before,
+)
+
 __all__ = ["day", "resolve"]
 
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,
-    "a few": 3,
-    "few": 3,
-}
 # A phrase right after one of these takes no "on"/"in" of its own ("since last year" -> "since 2022").
 _PREPOSITIONS = frozenset(
     [
@@ -84,26 +58,11 @@ _PREPOSITIONS = frozenset(
 
 def day(d: date) -> str:
     """7 May 2023: day first, month in words, so no reader mistakes it for 5 July."""
-    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    return f"{d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
 def _month(d: date) -> str:
-    return f"{_MONTHS[d.month - 1]} {d.year}"
-
-
-def _add_months(d: date, months: int) -> date:
-    index = d.year * 12 + d.month - 1 + months
-    return date(index // 12, index % 12 + 1, 1)
-
-
-def _weekday_before(d: date, weekday: int) -> date:
-    back = (d.weekday() - weekday) % 7 or 7
-    return d - timedelta(days=back)
-
-
-def _weekday_after(d: date, weekday: int) -> date:
-    ahead = (weekday - d.weekday()) % 7 or 7
-    return d + timedelta(days=ahead)
+    return f"{MONTHS[d.month - 1]} {d.year}"
 
 
 # Each rule: a pattern and a function of (match, the day it was said) giving (preposition, when).
@@ -117,13 +76,7 @@ _SEASONS = ("spring", "summer", "autumn", "winter")
 
 
 def _weekday(name: str) -> int:
-    return [w[:3] for w in _WEEKDAYS].index(name[:3].lower())
-
-
-def _last_weekend(d: date) -> date:
-    """The Saturday of the weekend before ``d``'s: said on a Sunday, not the day before."""
-    saturday = _weekday_before(d, 5)
-    return saturday - timedelta(weeks=1) if d.weekday() == 6 else saturday
+    return [w[:3] for w in WEEKDAYS].index(name[:3].lower())
 
 
 def _season(d: date) -> tuple[int, int]:
@@ -155,21 +108,21 @@ def _seasonal(m: re.Match[str], said: date) -> tuple[str, str]:
 
 def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
     raw = m.group(1).lower()
-    n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    n = int(raw) if raw.isdigit() else COUNTS[raw]
     unit = m.group(2).lower()
     if unit.startswith("day"):
         return "on", day(said - timedelta(days=n))
     if unit.startswith("week"):
         return "around", day(said - timedelta(weeks=n))
     if unit.startswith("month"):
-        return "in", _month(_add_months(said, -n))
+        return "in", _month(add_months(said, -n))
     return "in", str(said.year - n)
 
 
 def _years_ago_season(m: re.Match[str], said: date) -> tuple[str, str]:
     # "two years ago this spring": that season, that many years back.
     raw = m.group(1).lower()
-    n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    n = int(raw) if raw.isdigit() else COUNTS[raw]
     name = m.group(3).lower()
     return "in", _season_name(_SEASONS.index("autumn" if name == "fall" else name), said.year - n)
 
@@ -187,27 +140,27 @@ def _rules() -> list[Rule]:
         r(r"tomorrow", lambda m, d: ("on", day(d + timedelta(days=1)))),
         r(
             rf"(?:last|this past) {_WD}",
-            lambda m, d: ("on", day(_weekday_before(d, _weekday(m.group(1))))),
+            lambda m, d: ("on", day(weekday_before(d, _weekday(m.group(1))))),
         ),
         r(
             rf"next {_WD}",
-            lambda m, d: ("on", day(_weekday_after(d, _weekday(m.group(1))))),
+            lambda m, d: ("on", day(weekday_after(d, _weekday(m.group(1))))),
         ),
         r(
             r"(?:last|this past) weekend",
-            lambda m, d: ("on", f"the weekend of {day(_last_weekend(d))}"),
+            lambda m, d: ("on", f"the weekend of {day(last_weekend(d))}"),
         ),
-        r(r"this weekend", lambda m, d: ("on the weekend of", day(_weekday_after(d - timedelta(days=1), 5)))),
+        r(r"this weekend", lambda m, d: ("on the weekend of", day(weekday_after(d - timedelta(days=1), 5)))),
         r(
             r"next weekend",
-            lambda m, d: ("on the weekend of", day(_weekday_after(d, 5) + timedelta(weeks=1))),
+            lambda m, d: ("on the weekend of", day(weekday_after(d, 5) + timedelta(weeks=1))),
         ),
         r(r"last week", lambda m, d: ("in", f"the week before {day(d)}")),
         r(r"this week", lambda m, d: ("in", f"the week of {day(d)}")),
         r(r"next week", lambda m, d: ("in", f"the week after {day(d)}")),
-        r(r"last month", lambda m, d: ("in", _month(_add_months(d, -1)))),
+        r(r"last month", lambda m, d: ("in", _month(add_months(d, -1)))),
         r(r"this month", lambda m, d: ("in", _month(d))),
-        r(r"next month", lambda m, d: ("in", _month(_add_months(d, 1)))),
+        r(r"next month", lambda m, d: ("in", _month(add_months(d, 1)))),
         r(r"last year", lambda m, d: ("in", str(d.year - 1))),
         r(r"this year", lambda m, d: ("in", str(d.year))),
         r(r"next year", lambda m, d: ("in", str(d.year + 1))),
@@ -227,7 +180,7 @@ _PRECEDING_WORD = re.compile(r"([A-Za-z]+)\s*$")
 # Monday after). A clause with both markers, or neither ("I'm excited about Friday"), leaves a
 # weekday as said; months and days of the month then take the nearer reading, and "this Friday"
 # and "the 5th" the coming one.
-_MONTH = "(?-i:" + "|".join(_MONTHS) + ")"
+_MONTH = "(?-i:" + "|".join(MONTHS) + ")"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _NO_YEAR = r"(?!\s*,?\s*\d)"
 _BY_TENSE = re.compile(
@@ -284,7 +237,7 @@ def _dates(month: int | None, day_of_month: int | None, said: date) -> list[date
     """The dates a month (its first day) or a day (of ``month``, else of any month) could be, a year either side."""
     out = []
     for shift in range(-13, 14):
-        first = _add_months(said.replace(day=1), shift)
+        first = add_months(said.replace(day=1), shift)
         if month is not None and first.month != month:
             continue
         try:
@@ -301,20 +254,20 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
             weekday = _weekday(m.group(2))
             if m["wd_pre"].lower() == "this":
                 resolved = day(
-                    _weekday_before(when + timedelta(days=1), weekday)
+                    weekday_before(when + timedelta(days=1), weekday)
                     if tense < 0
-                    else _weekday_after(when - timedelta(days=1), weekday)
+                    else weekday_after(when - timedelta(days=1), weekday)
                 )
             elif tense == 0:
                 return m.group(0)
             else:
-                resolved = day(_weekday_before(when, weekday) if tense < 0 else _weekday_after(when, weekday))
+                resolved = day(weekday_before(when, weekday) if tense < 0 else weekday_after(when, weekday))
             if style == "annotate":
                 return f"{m.group(0)} ({resolved})"
             word = m["wd_pre"].lower()
             return f"on {resolved}" if word in ("on", "this") else f"{m['wd_pre']} {resolved}"
         if m["month"]:
-            month = _MONTHS.index(m["month"]) + 1
+            month = MONTHS.index(m["month"]) + 1
             first = when.replace(day=1)
             # "booked a trip for September", "until March": the month ahead, whatever the verb's tense.
             lean = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}.get(m["m_pre"].lower(), tense)
@@ -329,7 +282,7 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
             name, number = m["md_month"], int(m.group(m.re.groupindex["md_month"] + 1))
         else:
             name, number = m["dm_month"], int(m["dm_day"])
-        resolved = day(_pick(_dates(_MONTHS.index(name) + 1, number, when), when, tense))
+        resolved = day(_pick(_dates(MONTHS.index(name) + 1, number, when), when, tense))
         return f"{m.group(0)} ({resolved})" if style == "annotate" else resolved
 
     return _BY_TENSE.sub(one, sentence)

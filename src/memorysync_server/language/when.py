@@ -24,15 +24,12 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
+from .calendar_math import COUNTS, MONTHS, WEEKDAYS, add_months, last_weekend, weekday_before
+
 __all__ = ["READ_CHARS", "asked_days"]
 
 READ_CHARS = 2000
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")  # fmt: skip
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}  # fmt: skip
 
 # Three-letter forms too ("Aug 16, 2023").
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -51,7 +48,7 @@ _ASKS = re.compile(
 
 
 def _month(name: str) -> int:
-    return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
+    return [m[:3].lower() for m in MONTHS].index(name[:3].lower()) + 1
 
 
 def _around(named: date) -> Span:
@@ -71,16 +68,12 @@ def _whole_month(year: int, month: int) -> Span:
 
 
 def _months_back(today: date, months: int) -> Span:
-    index = today.year * 12 + today.month - 1 - months
-    return _whole_month(index // 12, index % 12 + 1)
-
-
-def _weekday_before(today: date, weekday: int) -> date:
-    return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+    first = add_months(today, -months)
+    return _whole_month(first.year, first.month)
 
 
 def _count(raw: str) -> int:
-    return int(raw) if raw.isdigit() else _COUNTS[raw]
+    return int(raw) if raw.isdigit() else COUNTS[raw]
 
 
 def _ago(m: re.Match[str], today: date) -> Span | None:
@@ -94,9 +87,7 @@ def _ago(m: re.Match[str], today: date) -> Span | None:
 
 
 def _last_weekend(today: date) -> Span:
-    saturday = _weekday_before(today, 5)
-    if today.weekday() == 6:  # said on a Sunday, "last weekend" is the one before
-        saturday -= timedelta(weeks=1)
+    saturday = last_weekend(today)
     return saturday, saturday + timedelta(days=1)
 
 
@@ -117,7 +108,7 @@ _RULES: list[tuple[str, Callable[[re.Match[str], date], Span | None]]] = [
     (rf"\b{_COUNT}\s+(days?|weeks?|months?)\s+ago\b", _ago),
     (
         rf"\b(?:last|this past)\s+{_WEEKDAY}\b(?!\s*(?:nights|mornings|evenings|afternoons)\b)",
-        lambda m, t: _around(_weekday_before(t, _WEEKDAYS.index(m[1].lower()))),
+        lambda m, t: _around(weekday_before(t, WEEKDAYS.index(m[1].lower()))),
     ),
     (r"\b(?:last|this past) weekend\b", lambda m, t: _last_weekend(t)),
     (r"\blast week\b", lambda m, t: (_monday(t) - timedelta(weeks=1), _monday(t) - timedelta(days=1))),
