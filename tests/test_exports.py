@@ -31,7 +31,7 @@ EXPORTS = {
         "ASKED", "Clock", "EDITABLE_FIELDS", "Fact", "FactFilter", "FactsChange", "FactsListener", "Feedback", "Forgotten",
         "IndexRows", "KEPT_TURN", "NamespaceSummary", "NewFact", "NewState", "NewTurn", "Origin", "Revision",
         "SAID_IN", "SessionSummary", "StateRow", "StorageConflict", "StorageFull", "TRACKED_FIELDS", "Turn",
-        "TurnMark", "UserDetail", "UserSummary", "encode_json", "read_with", "said_day", "searched_by", "utc_now",
+        "TurnMark", "UserDetail", "UserSummary", "encode_json", "read_time", "read_with", "said_day", "searched_by", "utc_now",
     },
     "memorysync_server.extraction": {
         "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "question_asked", "resolve", "resolve_referents", "stands_alone", "tells",

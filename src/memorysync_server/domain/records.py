@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # in annotations only: importing the records stays light (no numpy)
@@ -36,6 +36,11 @@ class Fact:
     importance: float | None = None  # None: never set, ranks as neutral
     event_type: str = "fact"
     updated_at: datetime | None = None  # None only for rows an older release wrote
+
+    @property
+    def said_at(self) -> datetime:
+        """When the memory was said: the turn's ``occurred_at`` the pipeline recorded, else its creation."""
+        return read_time(self.metadata.get("occurred_at")) or self.created_at
 
 
 @dataclass(frozen=True)
@@ -191,6 +196,18 @@ class NewState:
 TurnMark = tuple[str, Any, int]
 
 
+def read_time(value: Any) -> datetime | None:
+    """An ISO 8601 time as clients write it ("2023-05-08T10:00:00Z", "2023-05-08"; a zone-less
+    one is UTC), or None when ``value`` is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
 def said_day(occurred_at: Any, created_at: datetime | str | None) -> int:
     """The day a memory was said, as a date ordinal (0 when neither value reads as a time): the
     date its ``metadata.occurred_at`` names as written, which is the day its recall line shows,
@@ -320,5 +337,6 @@ __all__ = [
     "UserDetail",
     "UserSummary",
     "encode_json",
+    "read_time",
     "said_day",
 ]

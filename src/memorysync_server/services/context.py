@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime
 
 from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
 from ..language.words import content_words, stem
 
-__all__ = ["FILL", "block", "fit", "in_their_words", "said_at"]
+__all__ = ["FILL", "block", "fit", "in_their_words"]
 
 # A recall ranks this many places for each one asked for (``k``): the k best take their lines
 # first, and while the character budget has room the next best follow. Short facts leave much
@@ -32,17 +31,6 @@ MIN_QUOTE = 100
 QUOTE_FRAME = len('- [30 September 2023] User said: "" …')
 
 
-def said_at(fact: Fact) -> datetime:
-    """When the memory was said: the turn's ``occurred_at`` the pipeline recorded, else its creation."""
-    raw = fact.metadata.get("occurred_at")
-    if isinstance(raw, str):
-        try:
-            return datetime.fromisoformat(raw.replace("Z", "+00:00"))
-        except ValueError:
-            pass
-    return fact.created_at
-
-
 def _cut(text: str, limit: int = TURN_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
@@ -52,7 +40,7 @@ def _cut(text: str, limit: int = TURN_CHARS) -> str:
 
 def line(fact: Fact, limit: int = TURN_CHARS) -> str:
     """The memory as the model reads it (a kept turn quoted in at most ``limit`` characters)."""
-    said = said_at(fact)
+    said = fact.said_at
     if fact.event_type == KEPT_TURN:
         return f'- [{day(said)}] User said: "{_cut(resolve(fact.text, said, style="annotate"), limit)}"'
     return f"- [{day(said)}] {fact.text}"

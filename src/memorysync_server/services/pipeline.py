@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import ASKED, KEPT_TURN, SAID_IN, NewFact, Origin
+from ..domain import ASKED, KEPT_TURN, SAID_IN, NewFact, Origin, read_time
 from ..extraction import (
     EMPTY_WORDS,
     Extractor,
@@ -226,17 +226,6 @@ def _nearest(sentences: list[str], shared: list[int]) -> str:
     words = " ".join(sentences[first : last + 1])
     # One sentence longer than the limit is cut at a word.
     return words if len(words) <= SAID_IN_CHARS else words[:SAID_IN_CHARS].rsplit(" ", 1)[0]
-
-
-def said_at(occurred_at: str | None, now: datetime) -> datetime:
-    """When a turn was said: its ``occurred_at`` (a zone-less value is read as UTC), else ``now``."""
-    if occurred_at:
-        try:
-            moment = datetime.fromisoformat(occurred_at.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            return now
-        return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    return now
 
 
 def iso(moment: datetime) -> str:
@@ -480,7 +469,7 @@ class Pipeline:
         meta = metadata or {}
         is_user, content = resolve_role(role, text, speaker, meta)
         content = nfc(content)  # one form of each character: stored, shown and matched alike
-        said = said_at(occurred_at, self.store.clock())
+        said = read_time(occurred_at) or self.store.clock()
         if context is None:
             context = self.recent.before(scope, said) if scope is not None else []
             if scope is not None:

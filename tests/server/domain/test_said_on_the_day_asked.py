@@ -146,3 +146,23 @@ def test_a_long_message_is_read_for_days_where_its_question_is() -> None:
 def test_last_weekend_asked_on_a_sunday_is_the_one_before() -> None:
     span = asked_days("What did I do last weekend?", date(2026, 12, 6))
     assert span == (date(2026, 11, 28), date(2026, 11, 29))
+
+
+def test_when_a_memory_was_said_reads_the_times_clients_write() -> None:
+    from memorysync_server.domain import Fact, read_time, said_day
+
+    utc = timezone.utc
+    assert read_time("2023-05-08T10:00:00Z") == datetime(2023, 5, 8, 10, tzinfo=utc)
+    assert read_time(" 2023-05-08 ") == datetime(2023, 5, 8, tzinfo=utc)  # zone-less: UTC
+    late = read_time("2023-05-08T23:30:00-05:00")
+    assert late is not None and late.date() == date(2023, 5, 8)  # the day as written, not UTC's
+    for bad in ["", "yesterday", "2023-13-01", None, 20230508]:
+        assert read_time(bad) is None, bad
+    stored = datetime(2024, 1, 2, 9, tzinfo=utc)
+    fact = Fact(
+        id=1, text="t", source="s", metadata={"occurred_at": "2023-05-08T23:30:00-05:00"}, created_at=stored
+    )
+    assert fact.said_at.date() == date(2023, 5, 8)
+    assert said_day(fact.metadata["occurred_at"], stored) == date(2023, 5, 8).toordinal()
+    unsure = Fact(id=2, text="t", source="s", metadata={"occurred_at": "last week"}, created_at=stored)
+    assert unsure.said_at == stored and said_day("last week", stored) == stored.date().toordinal()
