@@ -41,6 +41,7 @@ if str(Path(__file__).resolve().parent.parent) not in sys.path:  # run as a scri
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from eval.answerability import coverage, dated_lines, names_both
+from eval.server import ENCODER, eval_server
 from memorysync_server import LocalServer
 from memorysync_server.extraction import day
 from memorysync_server.language import asked_days
@@ -544,7 +545,7 @@ def run_set(
     own_turns = own_with = ev_turns = ev_with = ev_any = obs_turns = obs_with = 0
     ingest_s = 0.0
     db = workdir / f"conversations-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.db"
-    with LocalServer(db, **(server_options or {})) as server:
+    with eval_server(db, **(server_options or {})) as server:
         client = _Client(server)
         try:
             for conversation in conversations:
@@ -714,7 +715,7 @@ def minilm_embed() -> Callable[[list[str]], np.ndarray] | None:
         from memorysync_server.model.embedding import minilm
     except ImportError:
         return None
-    model = minilm()
+    model = minilm(ENCODER)  # the servers' graph: the baselines and the memories read alike
     return lambda texts: np.asarray(model.embed(texts), dtype=np.float32)
 
 

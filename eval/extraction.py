@@ -234,10 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-mismatches", action="store_true", help="print the figures only")
     args = parser.parse_args(argv)
 
-    from memorysync_server.launcher import LocalServer
+    if str(Path(__file__).resolve().parent.parent) not in sys.path:  # run as a script: eval.* importable
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from eval.server import eval_server
 
     splits = [args.split] if args.split else ["dev", "test"]
-    with tempfile.TemporaryDirectory() as tmp, LocalServer(Path(tmp) / "extraction.db") as server:
+    with tempfile.TemporaryDirectory() as tmp, eval_server(Path(tmp) / "extraction.db") as server:
         for split in splits:
             scores = extraction_scores(
                 server.base_url, server.api_key, server.tenant_id, split, path=SETS[args.set]

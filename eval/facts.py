@@ -16,12 +16,16 @@ import hashlib
 import json
 import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+if str(Path(__file__).resolve().parent.parent) not in sys.path:  # run as a script: eval.* importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from eval.conversations import CHATS, _Client, ingest, load_conversation, locomo_dir
-from memorysync_server import LocalServer
+from eval.server import eval_server
 from memorysync_server.extraction import stands_alone
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +43,7 @@ def produced(chats: Path = CHATS) -> list[str]:
     facts: list[str] = []
     with (
         tempfile.TemporaryDirectory(prefix="memorysync-eval-facts-") as tmp,
-        LocalServer(Path(tmp) / "f.db") as server,
+        eval_server(Path(tmp) / "f.db") as server,
     ):
         client = _Client(server)
         try:

@@ -32,8 +32,6 @@ from typing import Any
 
 import httpx
 
-from memorysync_server import LocalServer
-
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "languages"
 RECALL_K = 5
@@ -203,10 +201,12 @@ def evaluate_languages(
     languages: list[Language] | None = None, *, server_options: dict[str, Any] | None = None
 ) -> list[LanguageResult]:
     """One fresh server (``server_options``), one user per language."""
+    from eval.server import eval_server  # here: run as a script, eval.* is importable only once main runs
+
     languages = languages if languages is not None else load_languages()
     with (
         tempfile.TemporaryDirectory(prefix="memorysync-eval-lang-") as tmp,
-        LocalServer(Path(tmp) / "languages.db", **(server_options or {})) as server,
+        eval_server(Path(tmp) / "languages.db", **(server_options or {})) as server,
         httpx.Client(base_url=server.base_url, headers={"X-API-Key": server.api_key}, timeout=60) as http,
     ):
         return [_run_language(http, server.tenant_id, language) for language in languages]

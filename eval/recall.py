@@ -26,6 +26,7 @@ from typing import Any
 
 import httpx
 
+from eval.server import eval_server
 from memorysync_server import LocalServer
 
 QUERY_K = 10
@@ -147,7 +148,7 @@ def evaluate_mode(
     (default ``{"search": mode}``)."""
     result = ModeResult(mode)
     options = server_options if server_options is not None else {"search": mode}
-    with LocalServer(workdir / f"eval-{mode}.db", **options) as server:
+    with eval_server(workdir / f"eval-{mode}.db", **options) as server:
         client = _Client(server)
         try:
             _run(client, data, result)

@@ -4,7 +4,8 @@ multi-session chats).
 
 Prints one markdown table (rows = metrics, columns = search modes) and writes it, with the
 misses of each mode, to ``eval/out/``. ``python eval/run.py --modes semantic`` runs a subset;
-``--data DIR`` reads another copy of the data files.
+``--data DIR`` reads another copy of the data files. Every server runs one MiniLM graph,
+``MEMORYSYNC_EVAL_ENCODER`` (default ``published``; eval/server.py says why).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if str(HERE.parent) not in sys.path:
     sys.path.insert(0, str(HERE.parent))
 
 from eval.recall import EvalData, ModeResult, evaluate, load_data  # noqa: E402
-from memorysync_server import LocalServer  # noqa: E402
+from eval.server import ENCODER, eval_server  # noqa: E402
 from memorysync_server.model import DEFAULT_SEARCH, SEARCH_MODES  # noqa: E402
 
 OUT = HERE / "out"
@@ -49,7 +50,7 @@ def extraction_figures() -> dict[str, float]:
         return {}
     with (
         tempfile.TemporaryDirectory(prefix="memorysync-eval-x-") as tmp,
-        LocalServer(Path(tmp) / "extraction.db", search="lexical") as server,
+        eval_server(Path(tmp) / "extraction.db", search="lexical") as server,
     ):
         scores = extraction_scores(server.base_url, server.api_key, tenant=server.tenant_id)
     return {f"extraction {k}": float(v) for k, v in scores.items() if k in ("precision", "recall")}
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     extraction = {} if args.no_extraction else extraction_figures()
     text = table(results, extraction, data)
     print(text)
-    print(f"\n(eval took {time.perf_counter() - started:.0f} s)")
+    print(f"\n(eval took {time.perf_counter() - started:.0f} s; text encoder: the {ENCODER} MiniLM graph)")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.md").write_text(text + "\n", encoding="utf-8")
     details: dict[str, Any] = {
