@@ -5,7 +5,8 @@ The prompt is encoded (``semantic``/``hybrid``: a sentence vector of its third-p
 the coarse stage's candidates then their exact scores (``index``). ``lexical`` and ``hybrid`` add
 a bounded BM25 boost from the store's lexical index; ``bm25`` ranks by that index alone. Then
 a memory said on the days the prompt names rises (``language.when``), importance moves a score a
-little and a superseded fact drops just below its superseder (``ranking``). What is left above
+little and a superseded fact drops just below its superseder (``ranking``). The person's next
+turn after a match, the same day, rises toward it (``ranking.followed``). What is left above
 the noise floor, best first, is the candidates.
 """
 
@@ -35,6 +36,7 @@ from .ranking import (
     SEMANTIC_NOISE_FLOOR,
     below_superseders,
     boosted,
+    followed,
     said_then,
     weighted_by_importance,
 )
@@ -163,6 +165,8 @@ class CandidateFinder:
             # Rows a large user's coarse stage left out are not added: a day alone does not make
             # a memory worth scoring.
             scores = said_then(scores, index.days[rows], span)
+        # The turn after a match may answer it without naming it: it rises toward the match.
+        scores = followed(scores, rows, index.turns, index.kinds, index.days, 2 * POOL * k)
         ids = index.ids[rows]
         if index.importance:
             scores = weighted_by_importance(ids, scores, *index.importance_arrays())

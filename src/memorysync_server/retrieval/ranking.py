@@ -1,5 +1,5 @@
 """Scores: how a fact's likeness to the prompt becomes its rank (lexical boost, the days a
-question names, importance, superseded facts below their superseders), the thresholds recall and
+question names, the turn after a match, importance, superseded facts below their superseders), the thresholds recall and
 search cut at, and the ranking of state records."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from ..domain import StateRow
 from ..language.words import content_words, stem
 from ..model import Embedder
 from .arrays import best_dot, in_sorted, locate
-from .index import UserIndex
+from .index import TURN, UNKNOWN, UserIndex
 
 __all__ = [
     "BM25_HALF",
     "COMPANION_MARGIN",
     "CONTEXT_RATIO",
+    "FOLLOW_WEIGHT",
     "HYBRID_WEIGHT",
     "IMPORTANCE_WEIGHT",
     "LEXICAL_WEIGHT",
@@ -37,6 +38,7 @@ __all__ = [
     "companion_threshold",
     "cosine_rank",
     "diversified",
+    "followed",
     "said_then",
     "weighted_by_importance",
 ]
@@ -87,6 +89,61 @@ def said_then(scores: np.ndarray, days: np.ndarray, span: tuple[date, date]) -> 
         return scores
     out: np.ndarray = scores.copy()
     out[inside] += WHEN_WEIGHT * (1.0 - out[inside])
+    return out
+
+
+# The person's next turn after one that matches the prompt, said the same day, gains this share of
+# what it lacks of that turn's score. It often holds the answer without naming the topic: after
+# "The official opening night of my studio is tomorrow", "I'm excited! I'm feeling good and ready"
+# is how they feel about it. LoCoMo dev and our chats gain most at 0.5 (0.3 less, 0.7 loses on
+# dev: followers crowd out the matches); docs/search.md has the figures.
+FOLLOW_WEIGHT = 0.5
+
+
+def followed(
+    scores: np.ndarray, rows: np.ndarray, turns: np.ndarray, kinds: np.ndarray, days: np.ndarray, leaders: int
+) -> np.ndarray:
+    """``scores`` (of index ``rows``; each row's turn, kind and day in ``turns``, ``kinds``,
+    ``days``) with the turn after each of the ``leaders`` best rows' turn raised by
+    ``FOLLOW_WEIGHT`` toward that row's score: the same person's next turn, on the same day, as
+    kept verbatim. A turn's rows sit together in the index, in the order they were stored. Only a
+    kept turn rises: facts stored without their turn each count as a turn of their own, and the
+    second fact of "I'm vegan, and I moved to Oslo" is no answer to what the first one matched.
+    Only the scores as given lead, so a lifted turn lifts no other; a row the coarse stage left
+    out is not added."""
+    count = min(leaders, len(scores))
+    if count == 0:
+        return scores
+    size = len(turns)
+    lifted: list[int] = []  # index rows of the turns after the leaders, each with its leader's score
+    leads: list[float] = []
+    for p in np.argpartition(-scores, count - 1)[:count].tolist():
+        r = int(rows[p])
+        if kinds[r] == UNKNOWN:
+            continue
+        turn, day, j = turns[r], days[r], r + 1
+        while j < size and turns[j] == turn:
+            j += 1
+        if j == size or kinds[j] == UNKNOWN or days[j] != day:
+            continue
+        follower = turns[j]
+        while j < size and turns[j] == follower:
+            if kinds[j] == TURN:
+                lifted.append(j)
+                leads.append(float(scores[p]))
+            j += 1
+    if not lifted:
+        return scores
+    where = np.array(lifted, dtype=np.int64)
+    lead = np.array(leads, dtype=scores.dtype)
+    if len(rows) != size:  # the coarse stage's rows: find each follower among them, if it is
+        order = np.argsort(rows)
+        at = np.minimum(np.searchsorted(rows[order], where), len(rows) - 1)
+        kept = rows[order][at] == where
+        where, lead = order[at][kept], lead[kept]
+    base = scores[where]
+    out: np.ndarray = scores.copy()
+    np.maximum.at(out, where, np.where(lead > base, base + FOLLOW_WEIGHT * (lead - base), base))
     return out
 
 

@@ -16,19 +16,19 @@ from eval.conversations import CHATS, SetResult, load_conversation, locomo_dir, 
 # a day too) at least; empty blocks and the characters handed to the model at most.
 FLOORS = {
     "own chats": {
-        "hit@5": 0.91,  # measured 0.936
-        "block holds evidence": 0.91,  # 0.936
+        "hit@5": 0.93,  # measured 0.954 (published graph, as make eval runs it)
+        "block holds evidence": 0.93,  # 0.954
         "date in block": 0.90,  # 0.970
-        "answer tokens in the block": 0.72,  # 0.739
-        "questions naming a day: answer tokens": 0.70,  # 0.751 (14 questions)
+        "answer tokens in the block": 0.72,  # 0.750
+        "questions naming a day: answer tokens": 0.70,  # 0.733 (14 questions)
         "empty blocks": 0.03,
         "chars handed": 700,
     },
     "locomo-dev 30": {
         "hit@5": 0.65,
-        "block holds evidence": 0.68,  # measured 0.704
+        "block holds evidence": 0.68,  # measured 0.716
         "date in block": 0.90,
-        "answer tokens in the block": 0.68,  # 0.711
+        "answer tokens in the block": 0.68,  # 0.704
         "empty blocks": 0.02,
         "chars handed": 700,
     },
