@@ -1,6 +1,6 @@
 """Scores: how a fact's likeness to the prompt becomes its rank (lexical boost, the days a
-question names, the turn after a match, importance, superseded facts below their superseders), the thresholds recall and
-search cut at, and the ranking of state records."""
+question names, the turn after a match, importance, superseded facts below their superseders),
+the thresholds recall and search cut at, and the ranking of state records."""
 
 from __future__ import annotations
 
