@@ -18,7 +18,7 @@ from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
 from ..language.words import content_words, stem
 
-__all__ = ["FILL", "block", "fit", "in_their_words"]
+__all__ = ["FILL", "block", "fit", "in_their_words", "widened"]
 
 # A recall ranks this many places for each one asked for (``k``): the k best take their lines
 # first, and while the character budget has room the next best follow. Short facts leave much
@@ -95,7 +95,8 @@ def in_their_words(
     prompt's words than the fact does (extraction dropped what the question asks about) or
     fits in a third of the block. A fact is one clause of what was said; the answer is often in
     the clause beside it. Only the best match: each turn shown whole takes the room of two or
-    three facts, and the next matches are what a question about several things needs."""
+    three facts, and the next matches are what a question about several things needs; room the
+    block leaves unused goes to the others' turns afterwards (``widened``)."""
     if not ranked or ranked[0][0].event_type == KEPT_TURN:
         return ranked
     best, score = ranked[0]
@@ -135,4 +136,35 @@ def fit(ranked: list[tuple[Fact, float]], prompt: str, budget: int) -> list[tupl
         left -= len(text) + 1
         if left <= 0:
             break
+    return out
+
+
+def widened(
+    lines: list[tuple[Fact, float, str]], prompt: str, budget: int, turn: Callable[[Fact], Fact | None]
+) -> list[tuple[Fact, float, str]]:
+    """``lines`` (from ``fit``) with each fact, best first, giving way to the kept turn it was
+    distilled from while the budget has room for the whole turn. The room is what the block left
+    unused: a gate that passed few memories leaves a short block, and the clause beside a fact
+    often holds what the question asks ("I'm starting to realize that self-care is really
+    important ... I'm able to better look after my family" stored as two facts, one shown).
+    No memory is added, so the gate still decides what the block is about.
+
+    Measured (eval/conversations.py): LoCoMo dev answer tokens 0.692 -> 0.702 at 676 characters,
+    our chats 0.750 -> 0.774. Letting the k best widen before the next best fill the budget
+    measured 0.698 / 0.778; widening only a turn that shares more of the prompt's words than its
+    fact 0.697 / 0.753: the clause beside a fact answers without repeating the question."""
+    left = budget - sum(len(text) + 1 for _, _, text in lines) + 1
+    out = list(lines)
+    for n, (fact, score, text) in enumerate(out):
+        if left <= 0:
+            break
+        if fact.event_type == KEPT_TURN:
+            continue
+        said = turn(fact)
+        if said is None or said.event_type != KEPT_TURN or said.text.strip() == prompt.strip():
+            continue  # not the prompt's own turn: see in_their_words
+        wider = line(said)
+        if len(wider) - len(text) <= left:
+            out[n] = (said, score, wider)
+            left -= len(wider) - len(text)
     return out

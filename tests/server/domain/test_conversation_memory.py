@@ -5,9 +5,11 @@ Over real HTTP, on both engines."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
 
 import pytest
 
+from memorysync_server import LocalServer
 from memorysync_server.extraction import resolve
 from memorysync_server.language.words import searched_text
 
@@ -116,19 +118,29 @@ def test_the_best_match_is_shown_in_the_persons_words_when_they_carry_more(api: 
     assert first["memory_id"] not in behind
 
 
-def test_a_long_turn_stays_behind_its_fact_when_the_fact_says_what_was_asked(api: Api) -> None:
-    api.turn(
-        "u",
+def test_a_long_turn_stays_behind_its_fact_when_the_block_has_no_room_for_it(db: str | Path) -> None:
+    said = (
         "I work as a nurse at the city hospital, mostly night shifts on the cardiac ward. It is exhausting,"
         " honestly, and the commute across town takes forever, but my colleagues are wonderful and the"
-        " patients are mostly lovely, so I am staying for now.",
-        occurred_at=MARCH,
+        " patients are mostly lovely, so I am staying for now."
     )
-    recalled = api.v1("/v1/memory/recall", "u", prompt="Where does the user work as a nurse?")
-    # A whole turn takes the room of two or three facts: it stands in only when it adds.
-    assert recalled["context"].splitlines()[0] == (
-        "- [10 March 2026] User works as a nurse at the city hospital, mostly night shifts on the cardiac ward"
-    )
+    fact = "- [10 March 2026] User works as a nurse at the city hospital, mostly night shifts on the cardiac ward"
+    prompt = "Where does the user work as a nurse?"
+    for budget, first in ((700, f'- [10 March 2026] User said: "{said}"'), (240, fact)):
+        server = LocalServer(db, recall_chars=budget)
+        server.start()
+        api = Api(server)
+        try:
+            if budget == 700:
+                api.turn("u", said, occurred_at=MARCH)
+            lines = api.v1("/v1/memory/recall", "u", prompt=prompt)["context"].splitlines()
+            # A whole turn takes the room of two or three facts: it stands in for the fact that
+            # says what was asked only with room the block leaves unused (context.widened).
+            assert lines[0] == first
+            assert sum(len(line) + 1 for line in lines) - 1 <= budget
+        finally:
+            api.close()
+            server.stop()
 
 
 def test_recall_leaves_out_the_turn_it_answers(api: Api) -> None:

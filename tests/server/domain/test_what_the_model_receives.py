@@ -11,7 +11,7 @@ import pytest
 
 from memorysync_server import LocalServer
 from memorysync_server.domain import KEPT_TURN, Fact
-from memorysync_server.services.context import in_their_words
+from memorysync_server.services.context import in_their_words, line, widened
 
 from ..api import Api
 
@@ -172,3 +172,57 @@ def test_the_best_line_never_brings_back_the_prompt_or_a_turn_that_is_gone() -> 
     assert in_their_words(ranked, prompt, 700, lambda f: turn) == ranked
     assert in_their_words(ranked, "What was the marathon time?", 700, lambda f: None) == ranked
     assert in_their_words(ranked, "What was the marathon time?", 700, lambda f: turn) == [(turn, 0.9)]
+
+
+def test_a_fact_gives_way_to_its_whole_turn_with_room_the_block_leaves(api: Api) -> None:
+    said = (
+        "I finished the pottery course at the community college last week, twelve Thursday evenings in"
+        " a row. Honestly, it taught me to be patient with myself, and now I want to keep a wheel at"
+        " home in the garage once we clear out all the old bikes."
+    )
+    api.turn("u", said, occurred_at=MAY)
+    api.turn("u", "My sister lives in Lisbon with her two cats.", occurred_at=MAY)
+    prompt = "What did the pottery course teach me?"
+    (best, *_) = api.v1("/v1/memory/query", "u", prompt=prompt, k=5)["memories"]
+    # Extraction kept the course and dropped what it taught; the turn is too long to stand in
+    # for the best fact up front (in_their_words), but the block has room for it.
+    assert "pottery course" in best["text"] and "patient" not in best["text"]
+    recalled = _recall(api, "u", prompt)
+    lines = recalled["context"].splitlines()
+    assert len(lines) == len(recalled["memories"])
+    assert "taught me to be patient with myself" in lines[0]
+    assert recalled["memories"][0]["text"] == said
+    assert len(recalled["context"]) <= 700
+
+
+def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
+    when = datetime(2023, 5, 8, tzinfo=timezone.utc)
+
+    def fact(n: int, text: str, turn: int | None = None, kept: bool = False) -> Fact:
+        return Fact(
+            id=n,
+            text=text,
+            source="turn",
+            metadata={"distilled_from": f"m_{turn}"} if turn else {},
+            created_at=when,
+            event_type=KEPT_TURN if kept else "fact",
+        )
+
+    long_turn = fact(
+        1, "I moved to Porto in March, " + "and the flat is small but bright " * 8 + ".", kept=True
+    )
+    short_turn = fact(2, "I adopted a cat called Miso. She is ginger and very loud.", kept=True)
+    a, b = fact(3, "User moved to Porto in March", 1), fact(4, "User adopted a cat called Miso", 2)
+    alone = fact(5, "User is vegan")
+    turns = {3: long_turn, 4: short_turn}
+    lines = [(f, 0.9 - n / 10, line(f)) for n, f in enumerate((a, b, alone))]
+    used = sum(len(text) + 1 for _, _, text in lines) - 1
+    # Room for the short turn only: the long one's fact keeps its line, and the next fact widens.
+    budget = used + len(line(short_turn)) - len(line(b))
+    out = widened(lines, "Where do I live and what pet do I have?", budget, lambda f: turns.get(f.id))
+    assert [f for f, _, _ in out] == [a, short_turn, alone]
+    assert [score for _, score, _ in out] == [score for _, score, _ in lines]
+    assert sum(len(text) + 1 for _, _, text in out) - 1 <= budget
+    # No room: nothing changes. The prompt's own turn never comes back whole.
+    assert widened(lines, "pets?", used, lambda f: turns.get(f.id)) == lines
+    assert widened(lines, short_turn.text, budget, lambda f: turns.get(f.id))[1] == lines[1]

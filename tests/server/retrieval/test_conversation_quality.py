@@ -18,19 +18,21 @@ FLOORS = {
     "own chats": {
         "hit@5": 0.93,  # measured 0.954 (published graph, as make eval runs it)
         "block holds evidence": 0.93,  # 0.954
-        "date in block": 0.90,  # 0.970
-        "answer tokens in the block": 0.72,  # 0.750
-        "questions naming a day: answer tokens": 0.70,  # 0.733 (14 questions)
+        "date in block": 0.90,  # 1.000
+        "answer tokens in the block": 0.75,  # 0.774
+        "questions naming a day: answer tokens": 0.75,  # 0.781 (14 questions)
         "empty blocks": 0.03,
         "chars handed": 700,
     },
     "locomo-dev 30": {
         "hit@5": 0.65,
-        "block holds evidence": 0.68,  # measured 0.716
+        "block holds evidence": 0.68,  # measured 0.704
         "date in block": 0.90,
-        "answer tokens in the block": 0.68,  # 0.704
+        "answer tokens in the block": 0.70,  # 0.729
         "empty blocks": 0.02,
-        "chars handed": 700,
+        # 708 measured: a question naming both people is handed both blocks, each within the
+        # 700 a user. Over the whole dev split: 676 a question.
+        "chars handed": 720,
     },
 }
 CEILINGS = ("empty blocks", "chars handed")
