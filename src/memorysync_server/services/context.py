@@ -61,24 +61,36 @@ _CHATTER = re.compile(
 
 # A capitalised word set off by a comma at either end of a sentence: how a chat addresses the listener.
 _ADDRESSED = re.compile(r"^\W*([A-Z][a-z]+)(?=\s*,)|,\s*([A-Z][a-z]+)\W*$")
+_TO_THEM = re.compile(r"\b(?:you|your|you're|yours|yourself)\b", re.IGNORECASE)
+_OF_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE)
+# How a reaction to what the listener said opens ("That's great news, Caroline!").
+_REACTION = re.compile(r"^\W*(?:that'?s|that\s+is|what\s+an?|how|so|sounds|it'?s|you'?re)\b", re.IGNORECASE)
 
 
 def chatter(text: str, prompt: str) -> bool:
     """Whether a kept turn only talks to the listener: every sentence a question to them, a
-    greeting, thanks or a short reaction ("Take care, Maria. Catch you soon!"), sharing no word
-    with the prompt."""
+    greeting, thanks or a short reaction ("Take care, Maria. Catch you soon!"), or about them and
+    not the speaker ("Love seeing your dedication to helping others."). A sentence of the speaker's
+    own that shares a word with the prompt makes it more; a question never does ("Any projects
+    or activities you're looking forward to?" tells nothing of the speaker's activities)."""
     asked = {stem(w) for w in content_words(prompt)}
     for m in _SENTENCE.finditer(text):
         sentence = m.group(0).strip()
         if not sentence:
             continue
+        if sentence.endswith("?"):
+            continue
         words = [stem(w) for w in content_words(sentence)]
+        if not _OF_ME.search(sentence) and (
+            _TO_THEM.search(sentence) or (_REACTION.match(sentence) and len(words) <= 3)
+        ):
+            continue
         # The name it calls the listener by ("Take care, Maria.") is no word shared with a
         # question that names them.
         named = {stem(w.lower()) for pair in _ADDRESSED.findall(sentence) for w in pair if w}
         if asked & (set(words) - named):
             return False
-        if not (sentence.endswith("?") or (_CHATTER.match(sentence) and len(words) <= 3)):
+        if not (_CHATTER.match(sentence) and len(words) <= 3):
             return False
     return True
 
@@ -117,14 +129,19 @@ def in_their_words(
 
 def fit(ranked: list[tuple[Fact, float]], prompt: str, budget: int) -> list[tuple[Fact, float, str]]:
     """The memories of the recall block and their lines, best first, in at most ``budget``
-    characters: each memory that fits in what is left takes a line (the best always does, cut to
+    characters: each memory that fits in what is left takes a line (the first always does, cut to
     the budget). A kept turn that only talks to the listener (``chatter``) takes no line unless
-    it is the best match: the budget goes to what the person told."""
+    nothing else does: the budget goes to what the person told, and a question they once asked in
+    the words of today's prompt ("Any other hobbies you're picking up this year?") would otherwise
+    lead the block."""
+    told = [
+        (fact, score)
+        for fact, score in ranked
+        if not (fact.event_type == KEPT_TURN and chatter(fact.text, prompt))
+    ]
     out: list[tuple[Fact, float, str]] = []
     left = budget
-    for n, (fact, score) in enumerate(ranked):
-        if n > 0 and fact.event_type == KEPT_TURN and chatter(fact.text, prompt):
-            continue
+    for fact, score in told or ranked[:1]:
         text = line(fact)
         if len(text) > left and fact.event_type == KEPT_TURN and left - QUOTE_FRAME >= MIN_QUOTE:
             text = line(fact, left - QUOTE_FRAME)  # a turn's first words rather than none

@@ -11,7 +11,7 @@ import pytest
 
 from memorysync_server import LocalServer
 from memorysync_server.domain import KEPT_TURN, Fact
-from memorysync_server.services.context import in_their_words, line, widened
+from memorysync_server.services.context import chatter, in_their_words, line, widened
 
 from ..api import Api
 
@@ -75,6 +75,44 @@ def test_a_turn_that_only_talks_to_the_listener_takes_no_line(api: Api) -> None:
     block = _recall(api, "u", "How is my week going with the new greyhound Juno?")["context"]
     assert "Juno" in block
     assert "Talk soon" not in block and "How are the kids" not in block
+
+
+def test_a_question_to_the_listener_in_the_prompts_words_does_not_lead_the_block(api: Api) -> None:
+    echo = (
+        "That's great news, Sam! Love seeing your dedication to your hobbies."
+        " Any other hobbies you're picking up this year?"
+    )
+    prompt = "Which hobbies have I picked up this year?"
+    api.turn("u", echo, occurred_at=MAY)
+    # With nothing else to say, what matches is better than an empty block.
+    assert _recall(api, "u", prompt)["memories"][0]["text"] == echo
+    api.turn(
+        "u",
+        "I picked up bouldering this year, twice a week at the hall, and I started learning the cello"
+        " in March as a new hobby.",
+        occurred_at=MAY,
+    )
+    # The question they asked Sam shares the most words with today's prompt and tells nothing.
+    assert api.v1("/v1/memory/query", "u", prompt=prompt, k=5)["memories"][0]["text"] == echo
+    recalled = _recall(api, "u", prompt)
+    assert "bouldering" in recalled["context"]
+    assert echo not in [m["text"] for m in recalled["memories"]]
+    assert "dedication" not in recalled["context"]
+
+
+@pytest.mark.parametrize(
+    ("said", "talks_to_them"),
+    [
+        ("Any other hobbies you're picking up this year?", True),
+        ("That's great news, Sam! Love seeing your dedication to your hobbies.", True),
+        ("Wow, so proud of you! Take care.", True),
+        ("It's my first hobby in years, so I'm picking it up slowly.", False),
+        ("That's the hobby I picked up this year: bouldering.", False),
+        ("Your cello teacher sounds great. I picked up bouldering this year.", False),
+    ],
+)
+def test_what_only_talks_to_the_listener(said: str, talks_to_them: bool) -> None:
+    assert chatter(said, "Which hobbies have I picked up this year?") is talks_to_them
 
 
 def test_calling_the_listener_by_name_is_no_match_for_a_question_naming_them(api: Api) -> None:
