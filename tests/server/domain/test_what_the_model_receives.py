@@ -11,7 +11,7 @@ import pytest
 
 from memorysync_server import LocalServer
 from memorysync_server.domain import KEPT_TURN, Fact
-from memorysync_server.services.context import chatter, in_their_words, line, widened
+from memorysync_server.services.context import TURN_CHARS, chatter, in_their_words, line, widened
 
 from ..api import Api
 
@@ -264,3 +264,22 @@ def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
     # No room: nothing changes. The prompt's own turn never comes back whole.
     assert widened(lines, "pets?", used, lambda f: turns.get(f.id)) == lines
     assert widened(lines, short_turn.text, budget, lambda f: turns.get(f.id))[1] == lines[1]
+
+
+def test_a_long_turns_line_dates_what_it_shows() -> None:
+    # Only the words a line can show are dated (resolving all 16,000 characters took 13 ms).
+    said = "Last week I went to Paris with my sister and yesterday we came back.   On Friday we saw a show. "
+    long_turn = Fact(
+        id=1,
+        text=(said * 200)[:16000],
+        source="turn",
+        metadata={},
+        created_at=datetime(2023, 5, 8, tzinfo=timezone.utc),
+        event_type=KEPT_TURN,
+    )
+    shown = line(long_turn)
+    assert shown.startswith(
+        '- [8 May 2023] User said: "Last week (the week before 8 May 2023) I went to Paris with my sister'
+        " and yesterday (7 May 2023) we came back. On Friday (5 May 2023) we saw a show."
+    )
+    assert shown.endswith(' …"') and len(shown) <= TURN_CHARS + len('- [8 May 2023] User said: "" …')
