@@ -113,6 +113,8 @@ def test_a_question_to_the_listener_in_the_prompts_words_does_not_lead_the_block
 )
 def test_what_only_talks_to_the_listener(said: str, talks_to_them: bool) -> None:
     assert chatter(said, "Which hobbies have I picked up this year?") is talks_to_them
+    # Nobody greets for pages: a turn that long is read as telling, not scanned sentence by sentence.
+    assert chatter((said + " ") * 200, "Which hobbies have I picked up this year?") is False
 
 
 def test_calling_the_listener_by_name_is_no_match_for_a_question_naming_them(api: Api) -> None:
