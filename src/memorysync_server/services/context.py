@@ -110,6 +110,16 @@ def _overlap(asked: set[str], text: str) -> int:
     return len(asked & {stem(w) for w in content_words(text)})
 
 
+def _its_turn(fact: Fact, prompt: str, turn: Callable[[Fact], Fact | None]) -> Fact | None:
+    """The kept turn ``fact`` was distilled from, when a block may show it instead (None: none).
+    Never the prompt itself: recall leaves out the turn it answers (retrieval/said.py), and a
+    fact of it that extraction in context worded otherwise must not bring it back whole."""
+    said = turn(fact)
+    if said is None or said.event_type != KEPT_TURN or said.text.strip() == prompt.strip():
+        return None
+    return said
+
+
 def in_their_words(
     ranked: list[tuple[Fact, float]], prompt: str, budget: int, turn: Callable[[Fact], Fact | None]
 ) -> list[tuple[Fact, float]]:
@@ -123,10 +133,8 @@ def in_their_words(
     if not ranked or ranked[0][0].event_type == KEPT_TURN:
         return ranked
     best, score = ranked[0]
-    said = turn(best)
-    if said is None or said.event_type != KEPT_TURN or said.text.strip() == prompt.strip():
-        # Not the prompt itself: recall leaves out the turn it answers (retrieval/said.py), and a
-        # fact of it that extraction in context worded otherwise must not bring it back whole.
+    said = _its_turn(best, prompt, turn)
+    if said is None:
         return ranked
     asked = {stem(w) for w in content_words(prompt)}
     third = budget // 3
@@ -188,9 +196,9 @@ def widened(
             break
         if fact.event_type == KEPT_TURN:
             continue
-        said = turn(fact)
-        if said is None or said.event_type != KEPT_TURN or said.text.strip() == prompt.strip():
-            continue  # not the prompt's own turn: see in_their_words
+        said = _its_turn(fact, prompt, turn)
+        if said is None:
+            continue
         wider = line(said)
         if len(wider) - len(text) <= left:
             out[n] = (said, score, wider)
