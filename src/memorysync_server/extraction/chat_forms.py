@@ -9,6 +9,7 @@ retell a statement only ever see "I ..." or "My ..." at the start.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .third_person import is_participle, is_plain_past, lexicon_knows
 
@@ -182,8 +183,12 @@ _CLEFT_LEARNT = re.compile(
 )
 
 
-def unfront(sentence: str) -> str:
-    """ "On weekends I volunteer ..." -> "I volunteer ... on weekends"; others unchanged."""
+def unfront(sentence: str, first_clause_end: Callable[[str], int | None] | None = None) -> str:
+    """ "On weekends I volunteer ..." -> "I volunteer ... on weekends"; others unchanged.
+
+    ``first_clause_end`` finds where a sentence's first clause ends: the fronted phrase stays with that
+    clause ("Yesterday I baked cakes, and I crunched the numbers" -> "I baked cakes yesterday, and
+    I crunched the numbers"), not with the sentence's last one."""
     sentence = _COMMENT_ADVERB.sub("", sentence)
     m = _CLEFT_AIM.match(sentence)
     if m:
@@ -199,6 +204,10 @@ def unfront(sentence: str) -> str:
         return sentence
     front = (m["front"] or m["front2"]).strip()
     main = (m["main"] or m["main2"]).strip()
+    front = f"{front[0].lower()}{front[1:]}"
+    cut = first_clause_end(main) if first_clause_end is not None else None
+    if cut is not None:
+        return f"{main[:cut].rstrip(' ,')} {front}{main[cut:]}"
     tail = re.match(r"^(.*?)([.!]*)$", main, re.S)
     body, punct = (tail.group(1), tail.group(2)) if tail else (main, "")
-    return f"{body.rstrip(' ,')} {front[0].lower()}{front[1:]}{punct}"
+    return f"{body.rstrip(' ,')} {front}{punct}"

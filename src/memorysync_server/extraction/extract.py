@@ -349,25 +349,46 @@ def _is_companion(piece: str) -> bool:
 
 
 def _clauses(sentence: str) -> list[str]:
-    parts = _CLAUSES.split(sentence)
-    out: list[str] = []
-    for n, part in enumerate(parts):
+    return [text for text, _ in _clause_parts(sentence)]
+
+
+def _first_clause_end(sentence: str) -> int | None:
+    """Where the first of ``sentence``'s clauses ends, when it has more than one."""
+    parts = _clause_parts(sentence)
+    if len(parts) < 2 or all(_is_bare_thing(thing.strip()) for thing in parts[0][0].split(",")):
+        return None  # "my car, my pet and my health all ...": a list that is the subject
+    return parts[0][1]
+
+
+def _clause_parts(sentence: str) -> list[tuple[str, int]]:
+    """The clauses of ``sentence``, each with where it ends in ``sentence``."""
+    parts, joins, start = [], [], 0
+    for cut in _CLAUSES.finditer(sentence):
+        parts.append((sentence[start : cut.start()], cut.start()))
+        joins.append(cut.group())
+        start = cut.end()
+    parts.append((sentence[start:], len(sentence)))
+    out: list[tuple[str, int]] = []
+    for n, (part, ends) in enumerate(parts):
         piece = part.strip()
-        following = parts[n + 1].strip() if n + 1 < len(parts) else ""
+        following = parts[n + 1][0].strip() if n + 1 < len(parts) else ""
+        last = out[-1][0].strip() if out else ""
+        # "Anthony and I": a companion. "Hopefully, I ..." and "Maria, I ..." name no one who did it.
+        joined_by_and = n > 0 and "," not in joins[n - 1]
         if out and _WE.match(piece):
             # Nothing is told about "we" on its own; "... with my partner and our two cats" stays whole.
-            out[-1] = f"{out[-1].rstrip()} and {piece}"
+            out[-1] = (f"{out[-1][0].rstrip()} and {piece}", ends)
         elif out and (
-            (_I.match(piece) and (_is_joint_subject(out[-1].strip()) or _is_companion(out[-1].strip())))
-            or out[-1].strip().lower() == "me"
+            (_I.match(piece) and (_is_joint_subject(last) or (joined_by_and and _is_companion(last))))
+            or last.lower() == "me"
         ):
             # "My husband and I live in Leeds", "Anthony and I", "Me and my brother": one subject.
-            out[-1] = f"{out[-1].strip()} and {piece}"
+            out[-1] = (f"{last} and {piece}", ends)
         elif out and _is_bare_thing(piece) and not _I.match(following):
             # "about my car, my pet and my health": a list of things, not statements about them.
-            out[-1] = f"{out[-1].rstrip()}, {piece}"
+            out[-1] = (f"{out[-1][0].rstrip()}, {piece}", ends)
         else:
-            out.append(part)
+            out.append((part, ends))
     return out
 
 
@@ -649,7 +670,7 @@ class RuleExtractor:
         sentence = restore_subject(strip_lead(sentence))
         if not explicit and not _PERSONAL.search(sentence):
             return []  # most of a chat says nothing of the speaker: no rule below can keep it
-        sentence = unfront(sentence)
+        sentence = unfront(sentence, _first_clause_end)
         consequence = _SO_THEN.match(sentence)
         if consequence and not _PERSONAL_START.match(consequence["cause"]):
             # "Digging into politics has been eye-opening, so I'm researching policies": the fact

@@ -299,6 +299,22 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         # ... also after a phrase of time, which moves to the end without taking them along
         ("Last week Anthony and I went to the zoo.", ["User and Anthony went to the zoo last week"]),
         ("On Friday my sister and I went hiking.", ["User and their sister went hiking on Friday"]),
+        # ... and stays with the clause it fronts, not the sentence's last one
+        (
+            "Yesterday I baked cakes, and I crunched the numbers.",
+            ["User baked cakes yesterday", "User crunched the numbers"],
+        ),
+        (
+            "Last Friday, I finally got my driving license, my mom was so proud.",
+            ["User finally got their driving license last Friday", "User's mom was so proud"],
+        ),
+        (
+            "Yesterday Sam and I baked cakes, and Dana and I crunched the numbers.",
+            ["User and Sam baked cakes yesterday", "User and Dana crunched the numbers"],
+        ),
+        # a word before a comma is no companion: an adverb, or the listener addressed
+        ("Hopefully, I can raise enough for the shelter.", ["User can raise enough for the shelter"]),
+        ("Maria, I got the job at the bakery!", ["User got the job at the bakery"]),
         # "'d" is "had" before a past participle, "would" before a verb
         (
             "We'd been fighting a lot about the future.",
