@@ -374,6 +374,11 @@ def noun_number(word: str) -> str | None:
     return "singular" if word in lemmas else "plural"
 
 
+def is_adjective(word: str) -> bool:
+    """Whether LemmInflect lists ``word`` (lower case) as an adjective ("safe", "chill", "real")."""
+    return "ADJ" in _lemmas(word)
+
+
 def is_plain_past(word: str) -> bool:
     """ "went", "started": a past form only, never a base form or adjective ("read", "excited")."""
     lemmas = _lemmas(word)
