@@ -53,6 +53,8 @@ def retell_first_person(text: str, pronouns: re.Pattern[str], forms: Mapping[str
 
     def retold(m: re.Match[str]) -> str:
         word = m.group(0)
+        if m.string[m.start() - 1 : m.start()] == "-" or m.string[m.end() : m.end() + 1] == "-":
+            return word  # part of a word: "me-time", "do-it-yourself" (I-95 is a road)
         return forms.get(word) or forms[" ".join(word.lower().split())]
 
     return pronouns.sub(retold, text)

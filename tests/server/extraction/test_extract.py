@@ -312,6 +312,12 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             "Yesterday Sam and I baked cakes, and Dana and I crunched the numbers.",
             ["User and Sam baked cakes yesterday", "User and Dana crunched the numbers"],
         ),
+        # a pronoun inside a hyphenated word is part of the word
+        (
+            'I\'ve been taking regular "me-time" walks at the park nearby.',
+            ['User has been taking regular "me-time" walks at the park nearby'],
+        ),
+        ("I drove down I-95 to see my mom.", ["User drove down I-95 to see their mom"]),
         # a word before a comma is no companion: an adverb, or the listener addressed
         ("Hopefully, I can raise enough for the shelter.", ["User can raise enough for the shelter"]),
         ("Maria, I got the job at the bakery!", ["User got the job at the bakery"]),
