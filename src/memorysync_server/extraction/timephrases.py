@@ -119,6 +119,12 @@ def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
     return "in", str(said.year - n)
 
 
+def _weekends_ago(m: re.Match[str], said: date) -> tuple[str, str]:
+    raw = m.group(1).lower()
+    n = int(raw) if raw.isdigit() else COUNTS[raw]
+    return "on", f"the weekend of {day(last_weekend(said) - timedelta(weeks=n - 1))}"
+
+
 def _years_ago_season(m: re.Match[str], said: date) -> tuple[str, str]:
     # "two years ago this spring": that season, that many years back.
     raw = m.group(1).lower()
@@ -165,7 +171,11 @@ def _rules() -> list[Rule]:
         r(r"this year", lambda m, d: ("in", str(d.year))),
         r(r"next year", lambda m, d: ("in", str(d.year + 1))),
         r(rf"{_NUM} (years?) ago,? this (spring|summer|fall|autumn|winter)", _years_ago_season),
-        r(rf"{_NUM} (days?|weeks?|months?|years?) ago", _ago),
+        # "a couple weeks back" is "ago" too; "two days back home" is not.
+        r(rf"{_NUM} (days?|weeks?|months?|years?) (?:ago|back(?!\s+(?:home|to|from|in|at|then)\b))", _ago),
+        r(r"a fortnight ago", lambda m, d: ("around", day(d - timedelta(weeks=2)))),
+        r(r"the week before last", lambda m, d: ("around", day(d - timedelta(weeks=2)))),
+        r(rf"{_NUM} weekends? ago", _weekends_ago),
         r(r"(last|this|next) (spring|summer|fall|autumn|winter)", _seasonal),
     ]
 

@@ -314,6 +314,11 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
         ("User went to Spain last summer", "User went to Spain in summer 2025"),
         ("User goes skiing next winter", "User goes skiing in winter 2026-2027"),
         ("User was born on 7 May 1990", "User was born on 7 May 1990"),
+        ("User saw it a couple weeks back", "User saw it around 24 February 2026"),
+        ("User drove two days back home", "User drove two days back home"),
+        ("User quit a fortnight ago", "User quit around 24 February 2026"),
+        ("User met her the week before last", "User met her around 24 February 2026"),
+        ("User ran a 10K two weekends ago", "User ran a 10K on the weekend of 28 February 2026"),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
