@@ -57,6 +57,12 @@ _IDIOM = re.compile(
     r"|\bworth\s+it\b|\b(?:danc|work|figur|sort|talk|walk|sweat|tough|wing|hash|play)\w*\s+it\s+out\b",
     re.IGNORECASE,
 )
+# Saying how one feels about a thing: "I love curry", "my husband hates it".
+_LIKING = re.compile(
+    r"\b(?:love|loves|loved|loving|like|likes|liked|hate|hates|hated|enjoy|enjoys|enjoyed|adore|adores|"
+    r"adored|prefer|prefers|preferred|dislike|dislikes|disliked|can't\s+stand|cannot\s+stand)\b",
+    re.IGNORECASE,
+)
 # "do it", "get it", "mean it": the verb says too little to pick the thing from a phrase nearby.
 _VAGUE_VERB = re.compile(r"\b(?:do|did|doing|done|does|mean|meant|get|got|gets)\s+it\b", re.IGNORECASE)
 _PHRASE = re.compile(
@@ -279,9 +285,20 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     if m is None or _IDIOM.search(fact) or _VAGUE_VERB.search(fact):
         return fact
     wanted = "singular"
-    if _named_in(fact[: m.start()], wanted):
+    earlier, joint, clause = fact[: m.start()].rpartition(";")
+    if _named_in(clause, wanted):
         # "User helped with the painting - great bonding over it": the fact names its thing.
         return fact
+    liking = bool(_LIKING.search(clause))
+    if joint and liking:
+        # "User loves curry; User's husband hates it", "User keeps up the swimming; User weirdly
+        # loves it now": a liking joined to the clause before it (extract._lacks_topic) is about
+        # the thing that clause names.
+        named = [
+            p for p, n in _phrases(earlier, own=True) + _bare_nouns(earlier.rstrip() + ".") if n == wanted
+        ]
+        if named:
+            return fact[: m.start()] + named[0] + fact[m.end() :]
     # The sentence of the turn just before the one the fact retells comes first ("I found a
     # great studio space. I signed for it today"), then the question just before the turn
     # ("What made you pick that agency?"): anything further is too often the wrong thing.
@@ -290,9 +307,12 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
         sources.append((context[-1], False))
     for text, own in sources:
         # Only a phrase with its determiner: a bare noun ending a sentence ("The kids love
-        # nature.", "Gotta focus on success.") was the thing meant in fewer than one case in five
-        # on the dev split.
+        # nature. I'll never forget it", "Gotta focus on success.") was the thing meant in fewer
+        # than one case in five on the dev split ...
         found = _phrases(text, own=own)
+        if own and liking and _LIKING.search(text):
+            # ... unless a liking answers a liking: "I love curry. My husband hates it."
+            found += _bare_nouns(text.rstrip() + ".")
         for phrase, number in found:
             if number == wanted:
                 return fact[: m.start()] + phrase + fact[m.end() :]

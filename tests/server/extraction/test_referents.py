@@ -33,6 +33,14 @@ from memorysync_server.extraction import resolve_referents
             "Those colors! Is that a photo you took?",
             "User took the photo at the beach last month",
         ),
+        # a liking that answers a liking, the other sentence's or the fact's own clause before
+        ("User's husband hates it", "I love curry. My husband hates it.", "", "User's husband hates curry"),
+        (
+            "User loves curry; User's husband hates it",
+            "I love curry, but my husband hates it.",
+            "",
+            "User loves curry; User's husband hates curry",
+        ),
         # a noun that is an adjective too ends no phrase it is not the end of
         (
             "User finds it fulfilling",
