@@ -212,7 +212,10 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _FUTURE = re.compile(
-    r"\b(?:will|won't|shall|gonna|going to|plan(?:s|ning)? to|start|starts|leave|leaves|begin|begins)\b"
+    # "starts", "ends", "opens": a timetable's present, which names what lies ahead ("my lease ends
+    # December 31st, and we found a house" is this December, whatever the other clause's tense).
+    r"\b(?:will|won't|shall|gonna|going to|plan(?:s|ning)? to|start|starts|leave|leaves|begin|begins|"
+    r"ends|opens|closes|expires)\b"
     r"|'ll\b|\b(?:am|is|are|'m|'re) \w+ing\b|\b(?:I'm|I am|we're|we are|is|are|am)\b",
     re.IGNORECASE,
 )

@@ -319,6 +319,15 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
         ("User quit a fortnight ago", "User quit around 24 February 2026"),
         ("User met her the week before last", "User met her around 24 February 2026"),
         ("User ran a 10K two weekends ago", "User ran a 10K on the weekend of 28 February 2026"),
+        # a timetable's present looks ahead, whatever the tense of the clause beside it
+        (
+            "User's lease ends December 31st, and their sister found them a house",
+            "User's lease ends 31 December 2026, and their sister found them a house",
+        ),
+        (
+            "User's visa expires in January, and they applied",
+            "User's visa expires in January 2027, and they applied",
+        ),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
