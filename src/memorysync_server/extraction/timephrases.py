@@ -221,6 +221,16 @@ _FUTURE = re.compile(
 )
 
 
+# Signing up, booking or registering names a date the thing arranged happens on, which lies ahead
+# as often as the arranging lies behind: "I signed up for the Half on July 23" said in May is this
+# July, though "signed" is past. Such a sentence dates a day of the month by the nearer reading.
+_ARRANGED = re.compile(
+    r"\b(?:sign(?:ed|s|ing)? up|register(?:ed|s|ing)?|book(?:ed|s|ing)?|reserv(?:ed|es|ing)|"
+    r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:the |our |my )?tickets)\b",
+    re.IGNORECASE,
+)
+
+
 def _tense(text: str) -> int:
     """-1 past, 1 future, 0 when ``text`` gives neither or both."""
     return int(bool(_FUTURE.search(text))) - int(bool(_PAST.search(text)))
@@ -295,6 +305,8 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
             name, number = m["md_month"], int(m.group(m.re.groupindex["md_month"] + 1))
         else:
             name, number = m["dm_month"], int(m["dm_day"])
+        if tense < 0 and _ARRANGED.search(sentence):
+            tense = 0
         resolved = day(_pick(_dates(MONTHS.index(name) + 1, number, when), when, tense))
         return f"{m.group(0)} ({resolved})" if style == "annotate" else resolved
 

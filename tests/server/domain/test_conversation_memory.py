@@ -328,6 +328,17 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User's visa expires in January, and they applied",
             "User's visa expires in January 2027, and they applied",
         ),
+        # a date one signs up, books or registers for is the nearer one, though the verb is past
+        (
+            "User signed up for the half marathon on July 23",
+            "User signed up for the half marathon on 23 July 2026",
+        ),
+        (
+            "User found a race on May 2nd, and they already registered",
+            "User found a race on 2 May 2026, and they already registered",
+        ),
+        ("User booked the venue on March 3rd", "User booked the venue on 3 March 2026"),
+        ("User ran the 10K on July 23", "User ran the 10K on 23 July 2025"),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
