@@ -22,7 +22,9 @@ _OPENERS = (
     r"(?:(?i:honestly|actually|basically|personally|frankly|seriously|also|oh|so|well|anyway|anyways|and|but|"
     r"plus|tbh|ngl|um|uh|ah|aw|aww|awww|ooh|wow|whoa|yeah|yes|yep|yup|no|nope|nah|ok|okay|lol|haha|hah|ha|"
     r"hehe|hmm|yay|sure|totally|true|right|cool|nice|great|awesome|congrats|omg|ugh|hey|hi|hello|oof|"
-    r"you\s+know|y'know|ya\s+know)\b[\s,!.:-]*)*"
+    r"meanwhile|you\s+know|y'know|ya\s+know|guess\s+what|(?:it\s+)?turns\s+out(?:\s+that)?|"
+    # "Good news: I got the job": the announcement of a statement, then the statement.
+    r"(?:good|great|big|exciting|bad|sad|some|fun|huge|happy|other|more)\s+news(?:\s+is)?)\b[\s,!.:-]*)*"
     r"(?:(?P<name>[A-Z][a-z]+)\s*(?:[,!.:-]+\s*|$))?"
 )
 # "Oh, and Jonah and I are going ...": the subject the speaker shares starts the statement too.
@@ -34,6 +36,7 @@ _TRAILING_NAME = re.compile(r"(?<!\S)(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*
 _FRONT_WORDS = (
     r"(?:on|in|at|during|after|before|since|for|every|each|last|this|next|yesterday|today|tonight|"
     r"nowadays|these\s+days|sometimes|usually|often|once|twice|back|growing\s+up|as\s+a|over|around|"
+    r"right\s+now|just\s+(?=yesterday|today|tonight|last|this)|"
     r"most|a\s+few|a\s+couple|few|one|two|three|four|five|six|several|earlier|later|throughout|"
     r"at\s+home|at\s+work|outside|between|until)"
 )
@@ -51,6 +54,20 @@ _FRONTED = re.compile(
     r"|^(?P<front2>" + _FRONT_WORDS + r"\b[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )
+# "Last weekend we went hiking", "Yesterday my sister visited": without a comma, "we" or "my"
+# starts the statement only after a phrase that is a time and nothing more ("On my birthday I ..."
+# is not "my birthday I ...").
+_FRONTED_TIME = re.compile(
+    r"^(?P<front>(?:just\s+)?(?:yesterday|today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|"
+    r"(?:last|this|next)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:a|one|two|three|four|five|six|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))"
+    r"\s+(?P<main>(?:my|we|we're|we've|we'd|we'll)\b.+)$",
+    re.IGNORECASE | re.S,
+)
+_CONJUNCTIONS = frozenset(["since", "after", "before", "until", "once", "as"])
+# "So last weekend I ...": a linking word before a fronted phrase links, it says nothing.
+_LINK_BEFORE_FRONT = re.compile(r"^(?:so|and|but|also|plus|oh|well|anyway|then)\b,?\s+", re.IGNORECASE)
 # "Luckily, I ...": the speaker's comment on the fact, not part of it.
 _COMMENT_ADVERB = re.compile(
     r"^(?:luckily|fortunately|unfortunately|sadly|thankfully|surprisingly|funnily|obviously|clearly|"
@@ -60,7 +77,7 @@ _COMMENT_ADVERB = re.compile(
 # "Recently, I started ..." -> "I recently started ...": an adverb of time that sits after the subject.
 _TIME_ADVERB = re.compile(
     r"^(?P<adverb>recently|lately|finally|eventually|currently|originally|initially|now)\b,?\s+"
-    r"(?P<subject>i(?:'m|'ve|'d|'ll)?)\s+(?P<rest>.+)$",
+    r"(?P<subject>i(?:'m|'ve|'d|'ll)?|we(?:'re|'ve|'d|'ll)?)\s+(?P<rest>.+)$",
     re.IGNORECASE | re.S,
 )
 
@@ -199,11 +216,18 @@ def unfront(sentence: str, first_clause_end: Callable[[str], int | None] | None 
     m = _TIME_ADVERB.match(sentence)
     if m:
         return f"{m['subject']} {m['adverb'].lower()} {m['rest']}"
-    m = _FRONTED.match(sentence)
+    linked = _LINK_BEFORE_FRONT.match(sentence)
+    if linked and (_FRONTED.match(sentence[linked.end() :]) or _FRONTED_TIME.match(sentence[linked.end() :])):
+        sentence = sentence[linked.end() :]
+    m = _FRONTED.match(sentence) or _FRONTED_TIME.match(sentence)
     if not m:
         return sentence
     front = (m["front"] or m["front2"]).strip()
     main = (m["main"] or m["main2"]).strip()
+    if front.lower() in _CONJUNCTIONS and "," not in main:
+        return sentence  # "Since I was 17 or so.": a clause that leans on the sentence before
+    # "Just yesterday I adopted a cat": "just" stresses the time, the fact keeps the time.
+    front = re.sub(r"^just\s+", "", front, flags=re.IGNORECASE)
     front = f"{front[0].lower()}{front[1:]}"
     cut = first_clause_end(main) if first_clause_end is not None else None
     if cut is not None:

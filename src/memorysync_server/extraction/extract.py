@@ -299,7 +299,9 @@ _PERSONAL = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|user)\b", re.IGNORECASE
 )
 _SO_THEN = re.compile(
-    r"^(?P<cause>[^,;]{8,120}?),\s*so\s+(?P<main>(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my)\b.+)$",
+    r"^(?P<cause>[^,;]{8,120}?),\s*so\s+(?P<main>"
+    r"(?:(?:yesterday|today|tonight|last|this|next|on|in|after)\b[^,;]{0,30}?\s+)?"
+    r"(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my)\b.+)$",
     re.IGNORECASE | re.S,
 )
 _HABIT = re.compile(
@@ -678,7 +680,8 @@ class RuleExtractor:
             cause, first = consequence["cause"], consequence["cause"].split()[0]
             if not (_is_name(first) and not lexicon_knows(first.lower())):  # "Oakwood is ..." stays
                 cause = cause[0].lower() + cause[1:]
-            sentence = f"{consequence['main'].rstrip('.!')} because {cause}"
+            # "..., so last weekend I borrowed a trailer": the main clause may front its time too.
+            sentence = f"{unfront(consequence['main'], _first_clause_end).rstrip('.!')} because {cause}"
         conditional = _CONDITION_FIRST.match(sentence)
         if conditional:
             link, condition, main = (

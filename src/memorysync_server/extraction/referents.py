@@ -306,6 +306,10 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     if context and context[-1].rstrip().endswith("?"):
         sources.append((context[-1], False))
     for text, own in sources:
+        if own and _GOES_ON_ABOUT_IT.search(text):
+            # "It sat in a garage, so I towed it home. I'm going to restore it": the sentence
+            # before goes on about a thing it only calls "it", and so does the fact.
+            break
         # Only a phrase with its determiner: a bare noun ending a sentence ("The kids love
         # nature. I'll never forget it", "Gotta focus on success.") was the thing meant in fewer
         # than one case in five on the dev split ...
@@ -341,13 +345,22 @@ def _is_object(before: str) -> bool:
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_JOINED = re.compile(r";|,\s+which\b|\s+-\s+")
+# "it" as a subject or an object, not the "it's" that only opens a sentence ("It's amazing how ...").
+_GOES_ON_ABOUT_IT = re.compile(r"\bit\b(?!\s*(?:['’]s|is)\b)", re.IGNORECASE)
+_DASHED = re.compile(r"\s+[-\u2013\u2014]+\s+")
 
 
 def _before_fact(turn: str, fact: str) -> list[str]:
     """The sentences of ``turn`` before the one ``fact`` retells (the one sharing the most words
     with it), nearest first."""
-    sentences = [s.strip() for s in _SENTENCE.findall(turn) if s.strip()]
-    fact_words = set(re.findall(r"[a-z]{4,}", fact.lower()))
+    # A dash parts what a turn says as a full stop does ("My favourite is the sundae - I enjoy it
+    # after work"), as the extractor reads it.
+    sentences = [p.strip() for s in _SENTENCE.findall(turn) for p in _DASHED.split(s) if p.strip()]
+    # The fact's own clause, not what it was joined with ("User enjoys it after work, which is a
+    # little moment of joy" retells "I enjoy it after work", not "It's a little moment of joy").
+    head = _JOINED.split(fact, maxsplit=1)[0]
+    fact_words = set(re.findall(r"[a-z]{4,}", head.lower()))
     shared = [len(fact_words & set(re.findall(r"[a-z]{4,}", s.lower()))) for s in sentences]
     if not any(shared):
         return []

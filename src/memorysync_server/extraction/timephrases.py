@@ -226,7 +226,7 @@ _FUTURE = re.compile(
 # July, though "signed" is past. Such a sentence dates a day of the month by the nearer reading.
 _ARRANGED = re.compile(
     r"\b(?:sign(?:ed|s|ing)? up|register(?:ed|s|ing)?|book(?:ed|s|ing)?|reserv(?:ed|es|ing)|"
-    r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:the |our |my )?tickets)\b",
+    r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:\w+ )?tickets)\b",
     re.IGNORECASE,
 )
 

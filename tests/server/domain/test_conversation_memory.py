@@ -338,6 +338,10 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User found a race on 2 May 2026, and they already registered",
         ),
         ("User booked the venue on March 3rd", "User booked the venue on 3 March 2026"),
+        (
+            "User got us tickets for the show on August 26",
+            "User got us tickets for the show on 26 August 2026",
+        ),
         ("User ran the 10K on July 23", "User ran the 10K on 23 July 2025"),
     ],
 )

@@ -312,6 +312,26 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             "Yesterday Sam and I baked cakes, and Dana and I crunched the numbers.",
             ["User and Sam baked cakes yesterday", "User and Dana crunched the numbers"],
         ),
+        # "we" and "my" after a time with no comma, and a linking word or an announcement before it
+        (
+            "Last weekend we went hiking at Mount Tam.",
+            ["User and others went hiking at Mount Tam last weekend"],
+        ),
+        ("Yesterday my sister visited me.", ["User's sister visited them yesterday"]),
+        ("Two weeks ago we moved to Denver.", ["User and others moved to Denver two weeks ago"]),
+        ("So last weekend I borrowed a trailer.", ["User borrowed a trailer last weekend"]),
+        ("Just yesterday I adopted a cat.", ["User adopted a cat yesterday"]),
+        ("Right now I'm reading Dune.", ["User is reading Dune right now"]),
+        ("Now we're doing Portugal for ten days.", ["User and others are now doing Portugal for ten days"]),
+        ("Meanwhile I started a new job.", ["User started a new job"]),
+        ("Good news: I got the job at Acme!", ["User got the job at Acme"]),
+        ("Turns out I'm allergic to cats.", ["User is allergic to cats"]),
+        (
+            "It sat in my uncle's garage for years, so last weekend I towed it home.",
+            ["User towed it home last weekend because it sat in their uncle's garage for years"],
+        ),
+        # ... but a phrase that is more than a time keeps its "my"
+        ("On my birthday I went skydiving.", ["User went skydiving on their birthday"]),
         # a pronoun inside a hyphenated word is part of the word
         (
             'I\'ve been taking regular "me-time" walks at the park nearby.',

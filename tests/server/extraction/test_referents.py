@@ -88,6 +88,13 @@ def test_an_it_becomes_the_thing_just_named(fact: str, turn: str, asked: str, re
         ),
         # a bare noun ending a sentence is too often not the thing
         ("User will never forget it", "The kids love nature. I'll never forget it!", ""),
+        # the sentence before calls its thing "it" too: the thing is older than that sentence
+        (
+            "User is going to restore it",
+            "It sat in my uncle's garage for years, so I borrowed a trailer and towed it home. "
+            "I'm going to restore it.",
+            "",
+        ),
         # a pronoun is never a thing
         (
             "User says those friends make everything worth it",
