@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..language.detect import reads_as_english
+from ..language.scripts import CAPITALISED
 from ..language.words import content_words
 
 __all__ = ["question_asked"]
@@ -24,7 +25,7 @@ __all__ = ["question_asked"]
 MAX_QUESTION_CHARS = 200
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 # A capitalised word after a space or a comma: how a chat addresses the listener by name.
-_NAME = re.compile(r"(?<=[\s,])[A-Z][a-z]+")
+_NAME = re.compile(rf"(?<=[\s,]){CAPITALISED}")
 # Words of the questions that greet rather than ask about something.
 _GREETING_WORDS = frozenset(
     [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..language.scripts import CAPITALISED
 from .third_person import is_participle, is_plain_past, lexicon_knows
 
 # A photo or link the chat client described: what the picture shows is not something the person said.
@@ -25,12 +26,12 @@ _OPENERS = (
     r"meanwhile|you\s+know|y'know|ya\s+know|guess\s+what|(?:it\s+)?turns\s+out(?:\s+that)?|"
     # "Good news: I got the job": the announcement of a statement, then the statement.
     r"(?:good|great|big|exciting|bad|sad|some|fun|huge|happy|other|more)\s+news(?:\s+is)?)\b[\s,!.:-]*)*"
-    r"(?:(?P<name>[A-Z][a-z]+)\s*(?:[,!.:-]+\s*|$))?"
+    rf"(?:(?P<name>{CAPITALISED})\s*(?:[,!.:-]+\s*|$))?"
 )
 # "Oh, and Jonah and I are going ...": the subject the speaker shares starts the statement too.
 _LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?:I|me)\b)")
 _REACTION = re.compile("^" + _OPENERS)
-_TRAILING_NAME = re.compile(r"(?<!\S)(?P<before>\S+),\s*(?P<name>[A-Z][a-z]+)\s*[.!]*$")
+_TRAILING_NAME = re.compile(rf"(?<!\S)(?P<before>\S+),\s*(?P<name>{CAPITALISED})\s*[.!]*$")
 
 # A short phrase of time or place before the subject: "On weekends I volunteer at the food bank".
 _FRONT_WORDS = (

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.scripts import CAPITALISED
 from .third_person import is_adjective, noun_number
 
 __all__ = ["resolve_referents", "stands_alone"]
@@ -257,7 +258,7 @@ _TO = re.compile(
 )
 # A place named in a sentence: a capitalised name after a preposition ("back from Osaka").
 _PLACE = re.compile(
-    r"\b(?:from|to|in|at|near|around|visit|visiting|visited)\s+(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+    rf"\b(?:from|to|in|at|near|around|visit|visiting|visited)\s+(?P<place>{CAPITALISED}(?:\s+{CAPITALISED})?)"
 )
 
 
@@ -373,7 +374,7 @@ def _before_fact(turn: str, fact: str) -> list[str]:
 # What a fact cannot stand on without the turn it came from: an object pronoun for a thing or a
 # person never named in the fact, or "there" for a place it never names.
 _LEFT_OPEN = re.compile(r"\b(there|that)\s*$|\b(it|him)\b", re.IGNORECASE)
-_NAMED = re.compile(r"(?<!^)\b(?!User\b)[A-Z][a-z]+")
+_NAMED = re.compile(rf"(?<!^)\b(?!User\b){CAPITALISED}")
 
 
 def stands_alone(fact: str) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .scripts import CAPITALISED
+
 __all__ = ["about_someone"]
 
 # Quoted text is what a task works on ("Translate 'my name is Ana'"), not what it asks about.
@@ -25,7 +27,7 @@ _NOT_A_NAME = (
     r"Here|What|Who|Whom|Whose|Where|When|Why|How|Which|Let|Today|Tomorrow|Yesterday|Python|Java|"
     r"JavaScript|English|French|German|Spanish|Italian|Portuguese|Japanese|Chinese)\b)"
 )
-_NAME = _NOT_A_NAME + r"[A-Z][a-z]+"
+_NAME = _NOT_A_NAME + CAPITALISED
 _PERSON = re.compile(
     # someone spoken of: the speaker's own things, a third person, the user
     r"\b(?:my|mine|myself|he|she|him|her|his|hers|the\s+user(?:'s)?)\b"

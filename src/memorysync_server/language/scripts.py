@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Iterable
 
 __all__ = [
+    "CAPITALISED",
     "CJK",
     "LATIN",
     "has_letters",
@@ -65,6 +66,27 @@ _RANGES: tuple[tuple[int, int, str], ...] = (
     (0xFF66, 0xFF9F, CJK),
     (0x20000, 0x2FA1F, CJK),
 )
+
+
+def _letters(test: str) -> str:
+    """A character class body of the letters below U+2000 (Latin, Greek, Cyrillic, Armenian...)
+    that pass ``test`` ("isupper" or "islower"), as ranges."""
+    cps = [cp for cp in range(0x41, 0x2000) if getattr(chr(cp), test)()]
+    spans: list[tuple[int, int]] = []
+    for cp in cps:
+        if spans and spans[-1][1] == cp - 1:
+            spans[-1] = (spans[-1][0], cp)
+        else:
+            spans.append((cp, cp))
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in spans
+    )
+
+
+# A capitalised word, in any alphabet with capitals: how a chat writes a name ("Caroline",
+# "Tomás", "Zoë", "Björn", "Łukasz", "Дмитрий"). ``[A-Z][a-z]+`` missed every name with an
+# accent, so a question about Tomás was not read as a question about a person.
+CAPITALISED = f"[{_letters('isupper')}][{_letters('islower')}]+"
 
 
 def script_of(ch: str) -> str:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 
 from .detect import reads_as_english
+from .scripts import CAPITALISED
 
 __all__ = [
     "FTS_WORD",
@@ -95,9 +96,9 @@ _NOT_NAMES = (
 )
 _ADDRESS_AFTER_WORD = re.compile(
     r"\b((?i:hey|hi|hello|thanks|thank\s+you|wow|yeah|yes|yep|yup|oh|aw|ok|okay|sure|totally|absolutely|"
-    r"congrats|agree|agreed))\b,?\s+" + _NOT_NAMES + r"[A-Z][a-z]+\b(?=\s*[,!.?])"
+    r"congrats|agree|agreed))\b,?\s+" + _NOT_NAMES + CAPITALISED + r"\b(?=\s*[,!.?])"
 )
-_ADDRESS_AT_END = re.compile(r",\s*" + _NOT_NAMES + r"[A-Z][a-z]+\s*(?=[!?])")
+_ADDRESS_AT_END = re.compile(r",\s*" + _NOT_NAMES + CAPITALISED + r"\s*(?=[!?])")
 
 
 def searched_text(text: str, asked: str | None = None) -> str:

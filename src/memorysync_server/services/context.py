@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
+from ..language.scripts import CAPITALISED
 from ..language.words import content_words, stem
 
 __all__ = ["FILL", "block", "fit", "in_their_words", "widened"]
@@ -64,7 +65,7 @@ _CHATTER = re.compile(
 
 
 # A capitalised word set off by a comma at either end of a sentence: how a chat addresses the listener.
-_ADDRESSED = re.compile(r"^\W*([A-Z][a-z]+)(?=\s*,)|,\s*([A-Z][a-z]+)\W*$")
+_ADDRESSED = re.compile(rf"^\W*({CAPITALISED})(?=\s*,)|,\s*({CAPITALISED})\W*$")
 _TO_THEM = re.compile(r"\b(?:you|your|you're|yours|yourself)\b", re.IGNORECASE)
 _OF_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", re.IGNORECASE)
 # How a reaction to what the listener said opens ("That's great news, Caroline!").

@@ -125,7 +125,10 @@ def test_calling_the_listener_by_name_is_no_match_for_a_question_naming_them(api
     assert "Juno" in block and "Catch you soon" not in block
 
 
-@pytest.mark.parametrize("name", ["Caroline", "Xu", "Calvin", "Melanie", "Aiko", "Omar"])
+# Names with accents too: "Tomás" was read as no name at all.
+@pytest.mark.parametrize(
+    "name", ["Caroline", "Xu", "Calvin", "Melanie", "Aiko", "Omar", "Tomás", "Zoë", "Björn", "Łukasz"]
+)
 def test_a_question_naming_the_person_is_answered_whatever_the_name(api: Api, name: str) -> None:
     api.turn(
         "u", "I researched adoption agencies all week; it has been a dream to have a family.", occurred_at=MAY

@@ -352,6 +352,8 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         ("Thanks, Gina! I'm not giving up.", ["User is not giving up"]),
         ("Hey Maria, I adopted two kittens.", ["User adopted two kittens"]),
         ("I work night shifts at the airport, Dave.", ["User works night shifts at the airport"]),
+        ("I work night shifts at the airport, Zoë.", ["User works night shifts at the airport"]),
+        ("Hey Łukasz, I adopted two kittens.", ["User adopted two kittens"]),
         ("I live in Portland, Oregon.", ["User lives in Portland, Oregon"]),
         # one past verb dates the ones that look the same in both tenses
         ("I read that book and loved it.", ["User read that book and loved it"]),
