@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..language.scripts import CAPITALISED
+from ..language.scripts import CAPITALISED, UPPER
 from .third_person import is_participle, is_plain_past, lexicon_knows
 
 # A photo or link the chat client described: what the picture shows is not something the person said.
@@ -29,7 +29,9 @@ _OPENERS = (
     rf"(?:(?P<name>{CAPITALISED})\s*(?:[,!.:-]+\s*|$))?"
 )
 # "Oh, and Jonah and I are going ...": the subject the speaker shares starts the statement too.
-_LEAD = re.compile("^" + _OPENERS + "(?=" + _FIRST_PERSON_START + r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?:I|me)\b)")
+_LEAD = re.compile(
+    "^" + _OPENERS + "(?=" + _FIRST_PERSON_START + rf"|(?-i:{UPPER}[\w'-]*)\s+and\s+(?:I|me)\b)"
+)
 _REACTION = re.compile("^" + _OPENERS)
 _TRAILING_NAME = re.compile(rf"(?<!\S)(?P<before>\S+),\s*(?P<name>{CAPITALISED})\s*[.!]*$")
 
@@ -43,7 +45,7 @@ _FRONT_WORDS = (
 )
 # "Dana and I", "my sister and I": a subject the speaker shares, which the fronted phrase must
 # not swallow ("Last week Anthony and I went ..." -> "Anthony and I went ... last week").
-_COMPANION = r"(?:(?-i:[A-Z][\w'-]*)|my\s+(?:[\w'-]+\s+)?[\w'-]+)\s+and\s+"
+_COMPANION = rf"(?:(?-i:{UPPER}[\w'-]*)|my\s+(?:[\w'-]+\s+)?[\w'-]+)\s+and\s+"
 _CLEFT_VERB = (
     r"\s+(?:had|have|made|set|got|did|learned|learnt|realized|realised|discovered|noticed|wanted|meant)"
     r"\s+(?:was|is)\b"

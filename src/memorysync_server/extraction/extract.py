@@ -15,6 +15,7 @@ import threading
 from typing import Protocol, runtime_checkable
 
 from ..language.detect import reads_as_english
+from ..language.scripts import UPPER
 from ..language.words import STOPWORDS
 from .any_language import is_plainly_empty
 from .chat_forms import (
@@ -156,7 +157,7 @@ _CLAUSES = re.compile(
     r"(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b|(?:her|his|its)\s+name\b"
     r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've)\s"
     # "..., and Dana and I crunched the numbers": a statement the speaker shares with someone.
-    r"|(?-i:[A-Z][\w'-]*)\s+and\s+(?-i:I)\s)",
+    rf"|(?-i:{UPPER}[\w'-]*)\s+and\s+(?-i:I)\s)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -244,10 +245,10 @@ _SMALL_TALK = re.compile(
     re.IGNORECASE,
 )
 _NAMED_AS_MINE = re.compile(
-    r"^(?P<name>[A-Z][\w'.&-]*(?:\s+[\w'.&-]+){0,3}?)\s+(?P<verb>is|are)\s+my\s+(?P<what>(?:[\w'-]+\s+){0,3}[\w'-]+)$"
+    rf"^(?P<name>{UPPER}[\w'.&-]*(?:\s+[\w'.&-]+){{0,3}}?)\s+(?P<verb>is|are)\s+my\s+(?P<what>(?:[\w'-]+\s+){{0,3}}[\w'-]+)$"
 )
 _FAVOURITE = re.compile(
-    r"^(?P<thing>[A-Z][\w'-]*(?:\s+[\w'-]+){0,6}?)\s+(?P<verb>is|are)\s+my\s+(?:absolute\s+|all-time\s+)?"
+    rf"^(?P<thing>{UPPER}[\w'-]*(?:\s+[\w'-]+){{0,6}}?)\s+(?P<verb>is|are)\s+my\s+(?:absolute\s+|all-time\s+)?"
     r"(?P<what>favou?rite(?:\s+[\w'-]+){0,3}|passion|biggest\s+passion|hobby)$"
 )
 _NOT_A_NAME = frozenset(
@@ -286,12 +287,12 @@ _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNOR
 
 
 _WE = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
-_A_NAME = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?$")
-_COMPANION = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s")
+_A_NAME = re.compile(rf"^{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?$")
+_COMPANION = re.compile(rf"^{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?\s+and\s+(?:I|me)\s")
 _PAST_TURN = re.compile(r"\b(?:was|were|did|had|wasn't|weren't|didn't)\b", re.IGNORECASE)
 _PERSONAL_START = re.compile(
     r"(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|we've|we'll|we'd|our|(?:the\s+)?user(?:'s)?)\b"
-    r"|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+and\s+(?:I|me)\s",
+    rf"|{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?\s+and\s+(?:I|me)\s",
     re.IGNORECASE,
 )
 _MY_INSIDE = re.compile(r"\s(?:is|are)\s+my\s")
@@ -396,7 +397,7 @@ def _clause_parts(sentence: str) -> list[tuple[str, int]]:
 
 # "I adopted a cat, her name is Miso": the name belongs to the last thing the previous clause got.
 _NAMED_IT = re.compile(
-    r"^(?:her|his|its|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$"
+    rf"^(?:her|his|its|their)\s+name(?:'s|\s+is)\s+(?P<name>{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?)$"
 )
 _THING = re.compile(
     r"\b(?:a|an|my|our|new)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
@@ -426,7 +427,7 @@ _BODY_TOLD = re.compile(
 # before's), "but I do miss the people" (the contrast is with the clause before), "I'd never
 # sleep again" (the consequence of the clause before).
 _ELLIPTICAL = re.compile(
-    r"^User(?: and (?:others|[A-Z][\w'-]*))? (?:"
+    rf"^User(?: and (?:others|{UPPER}[\w'-]*))? (?:"
     r"(?:did|does|do|is|are|was|were|has|have|had|will|can|could|would)(?: not|n't)?(?:,|$| too\b| though\b)"
     r"|(?:does|do|did) (?!not\b)[a-z]+)"
 )

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection
 
+from ..language.scripts import UPPER
 from ..language.words import retell_first_person
 
 # Adverbs that may sit between the subject and its verb ("I hardly ever drink").
@@ -299,9 +300,9 @@ _PRONOUNS = re.compile(
 _TRAILING_PUNCT = ",;:.!)\"'"
 _JOINT_SUBJECT = re.compile(r"^my\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+and\s+(?:i|me)\s+(.+)$", re.I | re.S)
 # "Anthony and I went ...", "Me and Lucy went ...", "Me and my brother built ...".
-_NAMED_COMPANION = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+and\s+(?:I|me)\s+(.+)$", re.S)
+_NAMED_COMPANION = re.compile(rf"^({UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?)\s+and\s+(?:I|me)\s+(.+)$", re.S)
 _ME_AND = re.compile(
-    r"^me\s+and\s+(?:(my\s+(?:[\w'-]+\s+){0,1}?[\w'-]+)|([A-Z][\w'-]*))\s+(.+)$", re.I | re.S
+    rf"^me\s+and\s+(?:(my\s+(?:[\w'-]+\s+){{0,1}}?[\w'-]+)|({UPPER}[\w'-]*))\s+(.+)$", re.I | re.S
 )
 _WE_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd)\b", re.I)
 _WE_FORMS = {"we": "", "we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .scripts import CAPITALISED
+from .scripts import CAPITALISED, UPPER
 
 __all__ = ["about_someone"]
 
@@ -34,7 +34,7 @@ _PERSON = re.compile(
     # a name in a person's place: "did Caroline", "Would Maria" (not "is Mount Everest")
     r"|\b(?i:did|does|do|is|was|were|has|have|had|will|would|can|could|should|might|may)\s+"
     + _NAME
-    + r"\b(?!\s+[A-Z])"
+    + rf"\b(?!\s+{UPPER})"
     # a name owning something: "Jon's studio" (not "the Earth's")
     + r"|(?<!\bthe\s)(?<!\bThe\s)\b"
     + _NAME

@@ -27,6 +27,7 @@ __all__ = [
     "CAPITALISED",
     "CJK",
     "LATIN",
+    "UPPER",
     "has_letters",
     "indexed_text",
     "letter_scripts",
@@ -83,10 +84,11 @@ def _letters(test: str) -> str:
     )
 
 
-# A capitalised word, in any alphabet with capitals: how a chat writes a name ("Caroline",
+# A capital letter (``UPPER``) and a capitalised word, in any alphabet with capitals: how a chat writes a name ("Caroline",
 # "Tomás", "Zoë", "Björn", "Łukasz", "Дмитрий"). ``[A-Z][a-z]+`` missed every name with an
 # accent, so a question about Tomás was not read as a question about a person.
-CAPITALISED = f"[{_letters('isupper')}][{_letters('islower')}]+"
+UPPER = f"[{_letters('isupper')}]"
+CAPITALISED = f"{UPPER}[{_letters('islower')}]+"
 
 
 def script_of(ch: str) -> str:

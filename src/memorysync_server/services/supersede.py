@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..language.scripts import UPPER
 from ..retrieval.turns import turn_of
 from ..storage import Storage
 
@@ -57,7 +58,7 @@ _FAVOURITE = re.compile(
 # is a surgeon" is about the wife.
 _PARTNER_NAME = re.compile(
     r"^User's (?:new )?(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?)"
-    r"(?: is (?:now )?[A-Z][\w'-]*$|,? [A-Z][\w'-]*\b)"
+    rf"(?: is (?:now )?{UPPER}[\w'-]*$|,? {UPPER}[\w'-]*\b)"
 )
 _POSSESSIVE = re.compile(r"^user's\s+((?:[a-z]+\s){0,2}[a-z]+)\s+(?:is|are)\s+", re.IGNORECASE)
 # Single-valued things that "User's X is Y" can state. Relatives are left out on purpose: a

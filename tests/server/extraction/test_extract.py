@@ -296,6 +296,10 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and Anthony went hiking at Mount Tam last weekend"],
         ),
         ("Me and my brother built a treehouse.", ["User and their brother built a treehouse"]),
+        # ... whatever letter their name starts with
+        ("Élodie and I went hiking at Mount Tam.", ["User and Élodie went hiking at Mount Tam"]),
+        ("Me and Łukasz built a treehouse.", ["User and Łukasz built a treehouse"]),
+        ("Last week Óscar and I went to the zoo.", ["User and Óscar went to the zoo last week"]),
         # ... also after a phrase of time, which moves to the end without taking them along
         ("Last week Anthony and I went to the zoo.", ["User and Anthony went to the zoo last week"]),
         ("On Friday my sister and I went hiking.", ["User and their sister went hiking on Friday"]),
