@@ -305,6 +305,7 @@ _SO_THEN = re.compile(
     r"(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my)\b.+)$",
     re.IGNORECASE | re.S,
 )
+_LINK = re.compile(r"^(?:but|and|so|plus|also|anyway|well|oh)\b,?\s*", re.IGNORECASE)
 _HABIT = re.compile(
     r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
 )
@@ -678,7 +679,9 @@ class RuleExtractor:
         if consequence and not _PERSONAL_START.match(consequence["cause"]):
             # "Digging into politics has been eye-opening, so I'm researching policies": the fact
             # is what the speaker does, and why.
-            cause, first = consequence["cause"], consequence["cause"].split()[0]
+            # "But she's great, so I trust her": the link to the sentence before is no part of why.
+            cause = _LINK.sub("", consequence["cause"]) or consequence["cause"]
+            first = cause.split()[0]
             if not (_is_name(first) and not lexicon_knows(first.lower())):  # "Oakwood is ..." stays
                 cause = cause[0].lower() + cause[1:]
             # "..., so last weekend I borrowed a trailer": the main clause may front its time too.

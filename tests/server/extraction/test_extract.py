@@ -274,6 +274,10 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and others stayed home because the weather was awful"],
         ),
         ("I was tired, so I went to bed early.", ["User was tired, so they went to bed early"]),
+        (
+            "But she's great and explains everything, so I trust her.",
+            ["User trusts her because she's great and explains everything"],
+        ),
         ("Well, I'm off to go do some research.", []),
         # phrases of time or place before the subject
         ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
