@@ -305,6 +305,7 @@ _SO_THEN = re.compile(
     r"(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|my)\b.+)$",
     re.IGNORECASE | re.S,
 )
+_PRONOUN_START = re.compile(r"^(?:she|he|they|it|we|you|there)(?:'\w+)?\b", re.IGNORECASE)
 _LINK = re.compile(r"^(?:but|and|so|plus|also|anyway|well|oh)\b,?\s*", re.IGNORECASE)
 _HABIT = re.compile(
     r"\b(?:every|always|usually|often|never|each|daily|weekly|sometimes|most)\b", re.IGNORECASE
@@ -682,7 +683,8 @@ class RuleExtractor:
             # "But she's great, so I trust her": the link to the sentence before is no part of why.
             cause = _LINK.sub("", consequence["cause"]) or consequence["cause"]
             first = cause.split()[0]
-            if not (_is_name(first) and not lexicon_knows(first.lower())):  # "Oakwood is ..." stays
+            if _PRONOUN_START.match(cause) or not (_is_name(first) and not lexicon_knows(first.lower())):
+                # "Oakwood is ..." stays; "She'd never seen stairs" is "she'd"
                 cause = cause[0].lower() + cause[1:]
             # "..., so last weekend I borrowed a trailer": the main clause may front its time too.
             sentence = f"{unfront(consequence['main'], _first_clause_end).rstrip('.!')} because {cause}"

@@ -278,6 +278,10 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             "But she's great and explains everything, so I trust her.",
             ["User trusts her because she's great and explains everything"],
         ),
+        (
+            "She's on crutches, so I'm her chauffeur now.",
+            ["User is her chauffeur now because she's on crutches"],
+        ),
         ("Well, I'm off to go do some research.", []),
         # phrases of time or place before the subject
         ("On trains I always take the window seat.", ["User always takes the window seat on trains"]),
