@@ -236,11 +236,20 @@ def _tense(text: str) -> int:
     return int(bool(_FUTURE.search(text))) - int(bool(_PAST.search(text)))
 
 
+# A clause that opens on a subject and its verb has a tense of its own, if only the present:
+# "We have the awards night in June, and I think Danny has earned a prize" is this June.
+_OWN_SUBJECT = re.compile(
+    r"^\W*(?:i|we|you|they|he|she)\s+(?:have|has|do|does|need|want|get|go)\b", re.IGNORECASE
+)
+
+
 def _clause_tense(sentence: str, at: int) -> int:
     """The tense of the clause around position ``at``, else of the whole sentence."""
     starts = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= at)]
     stop = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence) if m.start() > at), len(sentence))
-    return _tense(sentence[starts[-1] : stop]) or _tense(sentence)
+    clause = sentence[starts[-1] : stop]
+    own = _tense(clause)
+    return own if own or _OWN_SUBJECT.match(clause) else _tense(sentence)
 
 
 def _pick(candidates: list[date], said: date, tense: int, *, coming: bool = False) -> date:

@@ -342,6 +342,11 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User got us tickets for the show on August 26",
             "User got us tickets for the show on 26 August 2026",
         ),
+        # a clause in the present has a tense of its own: the one beside it does not date it
+        (
+            "We have the awards night in June, and I think Danny has earned a prize",
+            "We have the awards night in June 2026, and I think Danny has earned a prize",
+        ),
         ("User ran the 10K on July 23", "User ran the 10K on 23 July 2025"),
     ],
 )
