@@ -150,7 +150,11 @@ class Extractor(Protocol):
 # A dash between words ends a thought as often as a full stop does in chat: "I do- Oscar, my guinea pig".
 # (A match never starts inside a run of spaces, here and below: each start position would rescan
 # the run, and a turn of 16,000 spaces took 20 s.)
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|(?<!\s)\s+[-\u2013\u2014]+\s+|(?<=[a-z])[-\u2013\u2014]\s+")
+# A title or a place-name word before its name ends no sentence: "Dr. Patel", "St. Johns", "Mt. Hood".
+_ABBREVIATED = r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMt\.)(?<!\bMrs\.)(?<!\bAve\.)(?<!\bProf\.)"
+_SENTENCES = re.compile(
+    r"(?<=[.!?;])" + _ABBREVIATED + r"\s+|\n+|(?<!\s)\s+[-\u2013\u2014]+\s+|(?<=[a-z])[-\u2013\u2014]\s+"
+)
 # Split "X, and I Y" / "X but my Y" into clauses only where a new first-person statement starts.
 _CLAUSES = re.compile(
     r"(?<!\s)\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*"

@@ -221,12 +221,15 @@ _FUTURE = re.compile(
 )
 
 
-# Signing up, booking or registering names a date the thing arranged happens on, which lies ahead
-# as often as the arranging lies behind: "I signed up for the Half on July 23" said in May is this
-# July, though "signed" is past. Such a sentence dates a day of the month by the nearer reading.
+# Signing up, booking, registering or deciding to do names a date the thing arranged happens on,
+# which lies ahead as often as the arranging lies behind: "I signed up for the Half on July 23"
+# said in May is this July, though "signed" is past. Such a sentence dates a day or a month by the
+# nearer reading.
 _ARRANGED = re.compile(
     r"\b(?:sign(?:ed|s|ing)? up|register(?:ed|s|ing)?|book(?:ed|s|ing)?|reserv(?:ed|es|ing)|"
-    r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:\w+ )?tickets)\b",
+    r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:\w+ )?tickets|"
+    # "my parents decided to retire in January": what was decided lies ahead as often as not
+    r"(?:decided|planned|agreed|promised|hoped|wanted|chose|expected|offered|asked \w+) to \w+)\b",
     re.IGNORECASE,
 )
 
@@ -302,6 +305,8 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
             month = MONTHS.index(m["month"]) + 1
             first = when.replace(day=1)
             # "booked a trip for September", "until March": the month ahead, whatever the verb's tense.
+            if tense < 0 and _ARRANGED.search(sentence):
+                tense = 0
             lean = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}.get(m["m_pre"].lower(), tense)
             resolved = _month(_pick(_dates(month, None, when), first, lean))
             year = resolved.rsplit(" ", 1)[1]

@@ -342,6 +342,8 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User got us tickets for the show on August 26",
             "User got us tickets for the show on 26 August 2026",
         ),
+        ("User registered for the triathlon in June", "User registered for the triathlon in June 2026"),
+        ("User's parents decided to retire in May", "User's parents decided to retire in May 2026"),
         # a clause in the present has a tense of its own: the one beside it does not date it
         (
             "We have the awards night in June, and I think Danny has earned a prize",

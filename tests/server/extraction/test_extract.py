@@ -304,6 +304,9 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and Anthony went hiking at Mount Tam last weekend"],
         ),
         ("Me and my brother built a treehouse.", ["User and their brother built a treehouse"]),
+        # a title or a place-name word before its name ends no sentence
+        ("I got the blue house in St. Johns!", ["User got the blue house in St. Johns"]),
+        ("I met Dr. Patel at the clinic.", ["User met Dr. Patel at the clinic"]),
         # ... whatever letter their name starts with
         ("Élodie and I went hiking at Mount Tam.", ["User and Élodie went hiking at Mount Tam"]),
         ("Me and Łukasz built a treehouse.", ["User and Łukasz built a treehouse"]),
