@@ -36,7 +36,7 @@ from .third_person import (
     swap_pronouns,
     to_third_person,
 )
-from .timephrases import time_phrase
+from .timephrases import fits_tense, time_phrase
 
 # Every way people type an apostrophe or a quote, read as the plain one the rules are written
 # for: "I’m", "I`m", "I´m" and "Iʼm" are all "I'm"; "″" is a double quote.
@@ -651,7 +651,9 @@ class RuleExtractor:
             if found:
                 _read_with_sentence_before(found, facts, previous, before)
             if found:
-                if when is not None and time_phrase(found[0]) is None:
+                # "She quit last month. I'll help on weekends": a time said of another clause
+                # dates this fact only when the tenses agree.
+                if when is not None and time_phrase(found[0]) is None and fits_tense(when, found[0]):
                     found[0] = f"{found[0]} {when}"
                 when = None
                 facts.extend(found)

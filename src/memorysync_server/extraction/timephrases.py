@@ -327,6 +327,17 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
     return _BY_TENSE.sub(one, sentence)
 
 
+_BEHIND = re.compile(r"\b(?:last|ago|yesterday|earlier|back|past)\b", re.IGNORECASE)
+_AHEAD = re.compile(r"\b(?:next|tomorrow|coming|upcoming|later)\b", re.IGNORECASE)
+
+
+def fits_tense(phrase: str, text: str) -> bool:
+    """Whether a time ``phrase`` said elsewhere can date ``text``: not "last month" for what the
+    person will do, nor "next week" for what they did."""
+    tense = _tense(text)
+    return not ((tense > 0 and _BEHIND.search(phrase)) or (tense < 0 and _AHEAD.search(phrase)))
+
+
 def time_phrase(text: str) -> str | None:
     """The first relative time phrase of ``text`` ("last week", "two days ago"), as written."""
     m = _ANY.search(text)

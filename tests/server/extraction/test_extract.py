@@ -304,6 +304,9 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and Anthony went hiking at Mount Tam last weekend"],
         ),
         ("Me and my brother built a treehouse.", ["User and their brother built a treehouse"]),
+        # a time said of another sentence dates a fact only when their tenses agree
+        ("Hana quit her office job last month. I'll help on weekends.", ["User will help on weekends"]),
+        ("Next week will be crazy. I bought a new bike.", ["User bought a new bike"]),
         # a title or a place-name word before its name ends no sentence
         ("I got the blue house in St. Johns!", ["User got the blue house in St. Johns"]),
         ("I met Dr. Patel at the clinic.", ["User met Dr. Patel at the clinic"]),
