@@ -19,7 +19,7 @@ FLOORS = {
         "hit@5": 0.93,  # measured 0.954 (published graph, as make eval runs it)
         "block holds evidence": 0.93,  # 0.954
         "date in block": 0.90,  # 1.000
-        "answer tokens in the block": 0.75,  # 0.774
+        "answer tokens in the block": 0.75,  # 0.767
         "questions naming a day: answer tokens": 0.75,  # 0.781 (14 questions)
         "empty blocks": 0.03,
         "chars handed": 700,
@@ -79,7 +79,7 @@ def test_the_facts_of_our_own_chats_are_judged_and_stand_alone() -> None:
 
     figures = fact_figures()
     assert figures["unjudged"] <= 5, "judge the new facts in eval/data/chat_facts.jsonl"
-    assert figures["judged good"] >= 0.84  # measured 0.870
+    assert figures["judged good"] >= 0.84  # measured 0.876
     assert figures["do not stand alone"] <= 0.02
     assert figures["hold it/him/her/something"] <= 0.10  # 0.081, most of them resolved ("Rosa had her baby")
     assert figures["unresolved it/him/her/something (judged)"] <= 0.04  # 0.024
