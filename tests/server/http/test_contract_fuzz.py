@@ -151,8 +151,12 @@ def _aim(case: Any, tenant: str = TENANT) -> None:
     negative); done here rather than in hooks so the coverage phase is aimed too."""
     if isinstance(case.body, dict) and _valid_id(case.body.get("tenant_id")):
         case.body["tenant_id"] = tenant
-    if isinstance(case.path_parameters, dict) and _valid_id(case.path_parameters.get("tenant_id")):
-        case.path_parameters["tenant_id"] = tenant
+    # Path parameters arrive percent-encoded: "%11" reads as a valid id until it is decoded, and
+    # swapping it for the key's tenant made a negative case valid but for its query (a rare
+    # failure: "Schema-violating request accepted" on GET .../list with unknown query fields).
+    path = case.path_parameters if isinstance(case.path_parameters, dict) else {}
+    if isinstance(path.get("tenant_id"), str) and _valid_id(urllib.parse.unquote(path["tenant_id"])):
+        path["tenant_id"] = tenant
     if case.headers is not None and _valid_id(case.headers.get("X-Project-ID")):
         case.headers["X-Project-ID"] = f"proj_{tenant}"
     if _lacks_end_user(case):
