@@ -11,7 +11,15 @@ import pytest
 
 from memorysync_server import LocalServer
 from memorysync_server.domain import KEPT_TURN, Fact
-from memorysync_server.services.context import TURN_CHARS, chatter, in_their_words, line, widened
+from memorysync_server.services.context import (
+    SHORT_FACT,
+    TURN_CHARS,
+    chatter,
+    fit,
+    in_their_words,
+    line,
+    widened,
+)
 
 from ..api import Api
 
@@ -269,6 +277,79 @@ def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
     # No room: nothing changes. The prompt's own turn never comes back whole.
     assert widened(lines, "pets?", used, lambda f: turns.get(f.id)) == lines
     assert widened(lines, short_turn.text, budget, lambda f: turns.get(f.id))[1] == lines[1]
+
+
+def test_a_short_fact_shows_as_the_turn_it_came_from_when_it_fits() -> None:
+    when = datetime(2023, 2, 18, tzinfo=timezone.utc)
+
+    def fact(n: int, text: str, turn: int | None = None, kept: bool = False) -> Fact:
+        return Fact(
+            id=n,
+            text=text,
+            source="turn",
+            metadata={"distilled_from": f"m_{turn}"} if turn else {},
+            created_at=when,
+            event_type=KEPT_TURN if kept else "fact",
+        )
+
+    football = fact(
+        1,
+        "This morning my under-12s, the Kirkstall Comets, won 3-1 in the mud. I coach them every Saturday.",
+        kept=True,
+    )
+    coaches = fact(2, "User coaches them every Saturday", 1)
+    won = fact(3, "User's under-12s, the Kirkstall Comets, won 3-1 in the mud on 18 February 2023", 1)
+    cat = fact(4, "I have a one-eyed cat called Pimenta who sleeps on the balcony all day long.", kept=True)
+    long_fact = fact(5, "User has a one-eyed cat called Pimenta who sleeps on the balcony all day", 4)
+    alone = fact(6, "User works at a vet clinic")
+    turns = {2: football, 3: football, 5: cat}
+    prompt = "What is the name of the team I coach?"
+    assert len(coaches.text.split()) <= SHORT_FACT < len(long_fact.text.split())
+    ranked = [(coaches, 0.8), (won, 0.7), (long_fact, 0.6), (alone, 0.5)]
+    out = fit(ranked, prompt, 700, lambda f: turns.get(f.id))
+    # The short fact takes its turn's line, which names the team; the other fact of that turn
+    # takes none (its words are in the block); a longer fact and one with no turn keep theirs.
+    assert [f for f, _, _ in out] == [football, long_fact, alone]
+    assert "Kirkstall Comets" in out[0][2] and [s for _, s, _ in out] == [0.8, 0.6, 0.5]
+    # No room for the turn: the fact keeps its own line. Without turns, nothing changes.
+    tight = len(line(coaches)) + 5
+    assert [f for f, _, _ in fit([(coaches, 0.8)], prompt, tight, lambda f: turns.get(f.id))] == [coaches]
+    assert [f for f, _, _ in fit([(coaches, 0.8), (won, 0.7)], prompt, 700)] == [coaches, won]
+    # The prompt's own turn never comes back whole.
+    assert fit([(coaches, 0.8)], football.text, 700, lambda f: turns.get(f.id))[0][0] == coaches
+
+
+def test_a_full_block_shows_a_short_facts_turn_in_its_place(api: Api) -> None:
+    # The block fills up with the cat's other memories, leaving no room to widen afterwards:
+    # the short fact takes its turn's line itself, and the turn says what the cat looks like.
+    api.turn(
+        "ines", "A vet nurse, that's a hard job. What's your cat called?", role="assistant", occurred_at=MAY
+    )
+    api.turn(
+        "ines",
+        "Pimenta! She's a little black cat with only one eye. She came into the clinic as a stray two"
+        " years ago and I couldn't let her go. Here she is on our sofa.",
+        occurred_at=MAY,
+    )
+    assert "User could not let her go" in api.texts("ines")
+    for text in (
+        "Pimenta hid under the bed for three days after we moved, but now she sits on the balcony"
+        " judging the seagulls all afternoon.",
+        "My cat hisses at every animal she meets, she's a real diva, even at the big dogs that come"
+        " into the clinic for their shots.",
+        "We sat in traffic for an hour on the bridge with Pimenta meowing in her box the whole way"
+        " to the new flat in Almada.",
+        "I bought Pimenta a new scratching post last week because she destroyed the old one and the"
+        " sofa is next on her list.",
+        "Our greyhound Farol is terrified of the cat, a 30-kilo dog scared of a 3-kilo cat, it's"
+        " hilarious to watch every evening.",
+    ):
+        api.turn("ines", text, occurred_at="2023-07-02T10:00:00Z")
+    recalled = _recall(api, "ines", "What does my cat Pimenta look like?")
+    block = recalled["context"]
+    assert "little black cat with only one eye" in block
+    assert "User could not let her go" not in block
+    assert len(block.splitlines()) == len(recalled["memories"]) >= 3 and len(block) <= 700
 
 
 def test_a_long_turns_line_dates_what_it_shows() -> None:

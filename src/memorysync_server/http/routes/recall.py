@@ -79,7 +79,7 @@ def recall(s: Services, call: Call) -> tuple[int, Any]:
     prompt = call.body["prompt"]
     turn = partial(s.recall.turn_behind, tenant, user)
     spoken = context.in_their_words(relevant, prompt, s.recall_chars, turn)
-    lines = context.widened(context.fit(spoken, prompt, s.recall_chars), prompt, s.recall_chars, turn)
+    lines = context.widened(context.fit(spoken, prompt, s.recall_chars, turn), prompt, s.recall_chars, turn)
     return 200, {
         "context": "\n".join(text for _, _, text in lines),
         "memories": [_recalled(fact, score) for fact, score, _ in lines],
