@@ -246,18 +246,19 @@ def test_a_fact_gives_way_to_its_whole_turn_with_room_the_block_leaves(api: Api)
     assert len(recalled["context"]) <= 700
 
 
-def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
-    when = datetime(2023, 5, 8, tzinfo=timezone.utc)
+def fact(n: int, text: str, turn: int | None = None, kept: bool = False) -> Fact:
+    """A memory said on 8 May 2023: a kept turn, or a fact distilled from turn ``turn``."""
+    return Fact(
+        id=n,
+        text=text,
+        source="turn",
+        metadata={"distilled_from": f"m_{turn}"} if turn else {},
+        created_at=datetime(2023, 5, 8, tzinfo=timezone.utc),
+        event_type=KEPT_TURN if kept else "fact",
+    )
 
-    def fact(n: int, text: str, turn: int | None = None, kept: bool = False) -> Fact:
-        return Fact(
-            id=n,
-            text=text,
-            source="turn",
-            metadata={"distilled_from": f"m_{turn}"} if turn else {},
-            created_at=when,
-            event_type=KEPT_TURN if kept else "fact",
-        )
+
+def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
 
     long_turn = fact(
         1, "I moved to Porto in March, " + "and the flat is small but bright " * 8 + ".", kept=True
@@ -280,17 +281,6 @@ def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
 
 
 def test_a_short_fact_shows_as_the_turn_it_came_from_when_it_fits() -> None:
-    when = datetime(2023, 2, 18, tzinfo=timezone.utc)
-
-    def fact(n: int, text: str, turn: int | None = None, kept: bool = False) -> Fact:
-        return Fact(
-            id=n,
-            text=text,
-            source="turn",
-            metadata={"distilled_from": f"m_{turn}"} if turn else {},
-            created_at=when,
-            event_type=KEPT_TURN if kept else "fact",
-        )
 
     football = fact(
         1,
@@ -298,7 +288,7 @@ def test_a_short_fact_shows_as_the_turn_it_came_from_when_it_fits() -> None:
         kept=True,
     )
     coaches = fact(2, "User coaches them every Saturday", 1)
-    won = fact(3, "User's under-12s, the Kirkstall Comets, won 3-1 in the mud on 18 February 2023", 1)
+    won = fact(3, "User's under-12s, the Kirkstall Comets, won 3-1 in the mud on 6 May 2023", 1)
     cat = fact(4, "I have a one-eyed cat called Pimenta who sleeps on the balcony all day long.", kept=True)
     long_fact = fact(5, "User has a one-eyed cat called Pimenta who sleeps on the balcony all day", 4)
     alone = fact(6, "User works at a vet clinic")
