@@ -183,8 +183,10 @@ def fit(
         if said is not None and said.id in shown:
             continue
         text = line(fact)
-        if said is not None and len(fact.text.split()) <= SHORT_FACT and len(line(said)) <= left:
-            fact, text = said, line(said)
+        if said is not None and len(fact.text.split()) <= SHORT_FACT:
+            quoted = line(said)  # dates the turn's phrases: once
+            if len(quoted) <= left:
+                fact, text = said, quoted
         if fact.id in shown:
             continue
         if len(text) > left and fact.event_type == KEPT_TURN and left - QUOTE_FRAME >= MIN_QUOTE:
