@@ -6,12 +6,14 @@
 - ``substance``: whether a clause says anything worth keeping;
 - ``timephrases``: relative time phrases ("last week") resolved against the turn's date;
 - ``referents``: a fact's "it" or "them" read from the turn and the turns just before it;
+- ``someone``: "He's an architect" after "What does Rui do?" -> "Rui is an architect";
 - ``asked``: the listener's question a turn answers (its topic, for the turn's vector).
 """
 
 from .asked import question_asked
 from .extract import Extractor, RuleExtractor, is_low_value, tells
 from .referents import resolve_referents, stands_alone
+from .someone import unnamed
 from .substance import EMPTY_WORDS
 from .timephrases import day, resolve
 
@@ -26,4 +28,5 @@ __all__ = [
     "resolve_referents",
     "stands_alone",
     "tells",
+    "unnamed",
 ]

@@ -27,6 +27,7 @@ from .chat_forms import (
     strip_trailing_name,
     unfront,
 )
+from .someone import Person, opens_with_someone, people_in, retell, who
 from .substance import about_listener, is_hedge, says_something
 from .third_person import (
     could_be_nominal,
@@ -644,16 +645,37 @@ class RuleExtractor:
         # A time said in a piece that gave no fact ("Last week was eye-opening. I visited ...").
         when: str | None = None
         before = ""  # the piece before this one
+        seen: list[str] = []  # the pieces before this one, nearest last
+        # The person the last piece told of as "he" or "she" (None: the turn before names them).
+        chain: tuple[str, Person | None] | None = None
         for piece, after_dash in _pieces(text.strip()):
+            pronoun = _someone_opens(piece)
+            person = None
+            if pronoun is not None:
+                person = chain[1] if chain and chain[0] == pronoun else _person_before(seen, pronoun)
+                chain = (pronoun, person)
+            else:
+                chain = None
+            seen.append(piece)
             found = [
-                f for f in self._sentence(piece, explicit=explicit, past_turn=past_turn) if f not in facts
+                f
+                for f in self._sentence(piece, explicit=explicit, past_turn=past_turn, someone=person)
+                if f not in facts
             ]
-            if found:
+            # A fact told of someone (see ``someone``) already names whom it is about.
+            told_of = person.called if person is not None else pronoun.capitalize() if pronoun else None
+            if found and not (told_of and found[0].startswith(told_of + " ")):
                 _read_with_sentence_before(found, facts, previous, before)
             if found:
                 # "She quit last month. I'll help on weekends": a time said of another clause
                 # dates this fact only when the tenses agree.
-                if when is not None and time_phrase(found[0]) is None and fits_tense(when, found[0]):
+                # A sentence told of "he" or "she" is not the one the time was said of.
+                if (
+                    when is not None
+                    and pronoun is None
+                    and time_phrase(found[0]) is None
+                    and fits_tense(when, found[0])
+                ):
                     found[0] = f"{found[0]} {when}"
                 when = None
                 facts.extend(found)
@@ -671,7 +693,9 @@ class RuleExtractor:
             before = piece
         return facts
 
-    def _sentence(self, sentence: str, *, explicit: bool, past_turn: bool = False) -> list[str]:
+    def _sentence(
+        self, sentence: str, *, explicit: bool, past_turn: bool = False, someone: Person | None = None
+    ) -> list[str]:
         sentence = answer_riddle(_GREETING.sub("", sentence).strip())
         if not sentence or sentence.endswith("?"):
             return []
@@ -679,6 +703,14 @@ class RuleExtractor:
         if _HYPOTHETICAL.match(sentence):
             return []
         sentence = restore_subject(strip_lead(sentence))
+        told = self._told(sentence, explicit=explicit, past_turn=past_turn)
+        if told or explicit or not opens_with_someone(_LINK.sub("", sentence)):
+            return told
+        # "He's an architect": told of someone else (see ``someone``), when nothing of the speaker is.
+        return _of_someone(_LINK.sub("", sentence), someone)
+
+    def _told(self, sentence: str, *, explicit: bool, past_turn: bool) -> list[str]:
+        """The facts of one prepared sentence about the speaker."""
         if not explicit and not _PERSONAL.search(sentence):
             return []  # most of a chat says nothing of the speaker: no rule below can keep it
         sentence = unfront(sentence, _first_clause_end)
@@ -786,3 +818,35 @@ class RuleExtractor:
             # An explicit save ("Allergic to peanuts") is about the user even without a subject.
             return clause[0].upper() + clause[1:]
         return None
+
+
+def _someone_opens(piece: str) -> str | None:
+    """ "he" or "she" when ``piece`` is told of a third person by that pronoun, else None."""
+    sentence = _LINK.sub("", strip_lead(_GREETING.sub("", piece).strip()))
+    return sentence.split(maxsplit=1)[0].split("'")[0].lower() if opens_with_someone(sentence) else None
+
+
+def _person_before(pieces: list[str], pronoun: str) -> Person | None:
+    """Whom ``pronoun`` stands for: the one fitting person of the nearest earlier piece that names
+    anyone it could be (None when that piece names two, or no piece names anyone)."""
+    for piece in reversed(pieces):
+        people = [p for p in people_in(piece) if p.pronoun in (None, pronoun)]
+        if people:
+            return who(pronoun, people)
+    return None
+
+
+def _of_someone(sentence: str, person: Person | None) -> list[str]:
+    """The fact of a sentence told of "he" or "she" (see ``someone``), when it says something."""
+    fact = retell(_TRAILING_THANKS.sub("", _clean(sentence)), person)
+    if fact is None or len(fact) > MAX_JOINED:
+        return []
+    body = fact[len(person.called) if person else fact.index(" ") :].strip()
+    # "He drew you a cane", "He did", "She usually is": about the listener, or nothing lasting.
+    if _YOU.search(body) or not says_something(_ADVERB.sub(" ", body)) or len(body.split()) < 2:
+        return []
+    return [fact]
+
+
+_YOU = re.compile(r"\b(?:you|your|yours|you're|you've|you'll|you'd|u|ur)\b", re.I)
+_ADVERB = re.compile(r"\b(?:\w+ly|still|too|so|very|just|always|never|really|even)\b", re.I)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from ..language.scripts import CAPITALISED
+from .someone import name_from, unnamed
 from .third_person import is_adjective, noun_number
 
 __all__ = ["resolve_referents", "stands_alone"]
@@ -281,6 +282,12 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     turn before the fact's words (``turn`` up to its first clause), or ``context`` (the turns
     before it, nearest last), names one that fits; a "there" after going or living, by the place
     the sentence before names."""
+    if unnamed(fact):
+        # "He is an architect" after "What does Rui do?": the person the turn before names.
+        told_of = name_from(fact, context[-1]) if context else None
+        if told_of is None:
+            return fact
+        fact = told_of
     fact = _there(fact, turn)
     m = next((m for m in _PRONOUN.finditer(fact) if _is_object(fact[: m.start()])), None)
     if m is None or _IDIOM.search(fact) or _VAGUE_VERB.search(fact):

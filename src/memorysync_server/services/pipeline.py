@@ -32,6 +32,7 @@ from ..extraction import (
     resolve_referents,
     stands_alone,
     tells,
+    unnamed,
 )
 from ..extraction.any_language import tells_in_any_language
 from ..language.detect import reads_as_english
@@ -376,7 +377,10 @@ class Pipeline:
                     self.extractor.extract(text, explicit=True) if explicit else self.extractor.extract(text)
                 )
             # "yesterday" in a fact read a year later is wrong: facts carry the date it meant.
-            return [resolve(resolve_referents(fact, text, context), said) for fact in found], False
+            read = [resolve_referents(fact, text, context) for fact in found]
+            # A fact of a chat still told of a bare "he" or "she" names no one: the kept turn says
+            # it better. What the caller asked to store is stored as asked.
+            return [resolve(fact, said) for fact in read if explicit or unnamed(fact) is None], False
         except Exception as exc:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             log.error(

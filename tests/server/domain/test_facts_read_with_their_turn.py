@@ -9,7 +9,7 @@ from memorysync_server.services.pipeline import SAID_IN_CHARS, said_in
 from ..api import Api
 
 TURN = (
-    "Just my cat Pickles. She's nine and she tolerates me. My girlfriend Elena keeps saying we "
+    "Just my cat Pickles, nine years old and barely tolerant of me. My girlfriend Elena keeps saying we "
     "should get a dog, but my apartment is tiny."
 )
 FACT = "User's apartment is tiny"

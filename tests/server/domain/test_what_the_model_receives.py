@@ -180,6 +180,26 @@ def test_a_fact_keeps_what_it_is_about_from_the_question_before_it(api: Api) -> 
     assert api.v1("/v1/memory/query", "u", prompt="Wow", k=10, types=["conversation"])["memories"] == []
 
 
+def test_he_or_she_is_the_person_the_question_before_asked_about(api: Api) -> None:
+    api.turn("u", "That's true love. What does Rui do?", role="assistant", occurred_at=MAY)
+    api.turn("u", "He's an architect. He designs mostly schools and libraries.", occurred_at=MAY)
+    api.turn("u", "How's your dad's knee? Did he see the doctor?", role="assistant", occurred_at=MAY)
+    api.turn("u", "He did. He needs a knee replacement, and it's scheduled for August.", occurred_at=MAY)
+    assert api.texts("u") == [
+        "User's dad needs a knee replacement, and it's scheduled for August 2023",
+        "Rui designs mostly schools and libraries",
+        "Rui is an architect",
+    ]
+    assert "knee replacement" in _recall(api, "u", "What surgery does my dad need?")["context"]
+
+
+def test_he_or_she_that_nothing_names_gives_no_fact_and_the_turn_is_kept(api: Api) -> None:
+    api.turn("u", "He's an architect and she designs gardens for hotels.", occurred_at=MAY)
+    assert api.texts("u") == []
+    kept = api.v1("/v1/memory/query", "u", prompt="architect gardens", k=5, types=["conversation"])
+    assert [m["text"] for m in kept["memories"]] == ["He's an architect and she designs gardens for hotels."]
+
+
 def test_a_there_after_going_names_the_place_the_sentence_before_named(api: Api) -> None:
     api.turn(
         "u",

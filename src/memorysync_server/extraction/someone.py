@@ -1,0 +1,188 @@
+"""Facts about the people in a person's life, told with "he" or "she".
+
+"How's your dad's knee? Did he see the doctor?" - "He did. He needs a knee replacement": the
+person's own words never name their dad, yet "User's dad needs a knee replacement" is what a
+later "What surgery did your dad need?" asks for. A sentence opening with "he" or "she" is
+retold with the person it stands for when that is clear: the one person the turn named before it
+("My sister Hana quit. She starts at the bakery in May"), or else the one person the turn just
+before asked or told about ("What does Rui do?" - "He's an architect"). When two people could be
+meant, or none, nothing is kept: a wrong person is a false memory, and "He is an architect" alone
+says nothing of whom.
+
+The extractor sees one turn (the ``Extractor`` protocol has no context), so a sentence whose
+person only the turn before names leaves it as the bare pronoun (``unnamed``), and
+``referents.resolve_referents`` names it from that turn; the pipeline drops what stays unnamed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..language.scripts import CAPITALISED
+from ..language.words import STOPWORDS
+from .third_person import is_past_participle, lexicon_knows, swap_pronouns
+
+__all__ = ["Person", "name_from", "opens_with_someone", "people_in", "retell", "unnamed", "who"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_HIM = "dad father brother son husband boyfriend uncle grandpa grandfather nephew fiance fiancé stepdad stepfather"
+_HER = (
+    "mom mum mother sister daughter wife girlfriend aunt grandma grandmother granny nan nana niece fiancee "
+    "fiancée stepmom stepmother"
+)
+_EITHER = (
+    "partner friend cousin boss coworker co-worker colleague roommate flatmate neighbor neighbour kid child baby "
+    "teacher coach doctor therapist manager mentor dog cat puppy kitten"
+)
+_GENDER = (
+    {w: "he" for w in _HIM.split()} | {w: "she" for w in _HER.split()} | {w: None for w in _EITHER.split()}
+)
+_RELATION = "|".join(sorted(_GENDER, key=len, reverse=True))
+_KIN = r"(?:(?:best|little|big|older|younger|elder|new|old|baby|twin|oldest|youngest)\s+)?"
+_MINE = re.compile(
+    rf"\b(?:my|our)\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I
+)
+_YOURS = re.compile(rf"\byour\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I)
+_NAME = re.compile(rf"(?<![\w'])(?P<name>{CAPITALISED})(?![\w'])")
+# Capitalised words that stand where a name could but name no one.
+_NOT_NAMES = _words(
+    "i i'm i've i'd i'll the a an it its this that these those there here what who whom whose where when why "
+    "how which let today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday january "
+    "february march april may june july august september october november december ok okay oh wow hey hi "
+    "hello thanks haha lol omg yes yeah no nope sure user he she they we you mr mrs ms dr"
+)
+# A place, not a person: "the drive back up to Vancouver", "at Halfmoon Studios".
+_PLACE_BEFORE = re.compile(
+    r"\b(?:in|to|at|from|near|into|of|on|around|through|across|visit|visiting|toward|towards)\s+$", re.I
+)
+# Only the listener spoken to: "Wow, cool Caroline!", "Thanks Jun.", "Jun, did he ...", but not
+# the one told of: "You never told me about an Elise!".
+_TOLD_OF_BEFORE = re.compile(
+    r"\b(?:a|an|the|about|with|and|or|for|like|meet|met|call|called|named|tell|told|ask|asked|see|saw)\s+$",
+    re.I,
+)
+_ADDRESS_AFTER = re.compile(r"^\s*(?:[,.!?]|$)")
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone a turn names: how a fact calls them ("User's dad", "Rui"), their pronoun when the
+    words tell it ("he" for a dad), and what makes two mentions one person (a name or a relation)."""
+
+    called: str
+    pronoun: str | None
+    key: str
+
+
+def people_in(text: str, *, listener: bool = False) -> list[Person]:
+    """The people ``text`` names, in order: the speaker's own ("my dad", "my friend Priya"), or the
+    listener's person the speaker asks about when ``listener`` ("your dad" is the user's dad when
+    the assistant or a friend asks), and anyone named by name who is not only spoken to."""
+    found: list[tuple[int, Person]] = []
+    taken: list[tuple[int, int]] = []
+    for m in (_YOURS if listener else _MINE).finditer(text):
+        rel = m["rel"].lower()
+        # After "my cat" a capitalised word is a name, though a dictionary knows it ("Pickles").
+        name = m["name"] if m["name"] and _is_name(m["name"], after_relation=True) else None
+        called = f"User's {rel} {name}" if name else f"User's {rel}"
+        found.append((m.start(), Person(called, _GENDER.get(rel), (name or rel).lower())))
+        taken.append((m.start(), m.end()))
+    for m in _NAME.finditer(text):
+        name = m["name"]
+        if any(a <= m.start() < b for a, b in taken) or not _is_name(name):
+            continue
+        before, after = text[: m.start()], text[m.end() :]
+        if _PLACE_BEFORE.search(before) or (after.startswith((" ", "-")) and _NAME.match(after.lstrip(" -"))):
+            continue  # a place, or a name of several words (a band, a firm, a street)
+        if _ADDRESS_AFTER.match(after) and not _TOLD_OF_BEFORE.search(before):
+            continue
+        found.append((m.start(), Person(name, None, name.lower())))
+    return [p for _, p in sorted(found, key=lambda x: x[0])]
+
+
+_LAUGH = re.compile(r"^(?:a?(?:ha|he|hi)+h?|lo+l|lmao|omg|aw+|o+h|u+m+|hm+)$")
+_LINKS = _words("because although though unless whereas anyway besides meanwhile plus")
+
+
+def _is_name(word: str, *, after_relation: bool = False) -> bool:
+    """ "Rui", "Élodie": a capitalised word no dictionary knows, not "And", "Hahaha" or "Monday"."""
+    bare = word[:-2] if word.endswith("'s") else word
+    bare = bare.lower()
+    return (
+        len(bare) > 1
+        and bare not in _NOT_NAMES
+        and bare not in STOPWORDS
+        and bare not in _LINKS
+        and not _LAUGH.match(bare)
+        and (after_relation or not lexicon_knows(bare))
+    )
+
+
+def who(pronoun: str, people: Sequence[Person]) -> Person | None:
+    """The one person of ``people`` that ``pronoun`` ("he" or "she") can stand for, else None."""
+    fits = {p.key: p for p in people if p.pronoun in (None, pronoun.lower())}
+    return next(iter(fits.values())) if len(fits) == 1 else None
+
+
+_OPENS = re.compile(r"^(?P<pronoun>he|she)(?:(?P<short>'s|'d|'ll)|\s+(?=\w))\s*", re.I)
+_MODAL = re.compile(r"^(?:would|could|might|may|should|'d\s+(?:love|like|be))\b", re.I)
+_ADVERB = re.compile(r"^(?:\w+ly|already|still|just|also|even|never|always|finally|now)$")
+_BARE_VERB = re.compile(r"^\w+\s*,")
+_AND_I = re.compile(r"\b(and|with)\s+(?:I|me)\b")
+_SUBJECT = re.compile(r"^(?P<subject>He|She)\s")
+
+
+def opens_with_someone(sentence: str) -> bool:
+    """Whether ``sentence`` is told of a third person it calls "he" or "she"."""
+    return bool(_OPENS.match(sentence))
+
+
+def retell(sentence: str, person: Person | None) -> str | None:
+    """``sentence`` ("He's an architect") told of ``person`` ("Rui is an architect"), the speaker's
+    words about themselves in the third person ("She's the reason I eat vegetables" -> "Elise is
+    the reason they eat vegetables"); with no person, of "He"/"She" for ``resolve_referents`` to
+    name. None when it says nothing lasting: a wish or a guess ("She'd love that")."""
+    m = _OPENS.match(sentence)
+    if m is None:
+        return None
+    rest = sentence[m.end() :].strip().rstrip(".!").strip()
+    short = (m["short"] or "").lower()
+    if short == "'s":
+        # "She's been", "he's got", "she's brought": has; "he's an", "she's married": is (an "-ed"
+        # word is as often what someone is as what they have done).
+        first = next((w for w in rest.lower().split() if not _ADVERB.match(w)), "")
+        has = first in ("been", "got") or (is_past_participle(first) and not first.endswith("ed"))
+        verb = "has " if has else "is "
+    elif short == "'d":
+        return None  # "he'd love it", "she'd already left": a wish, or a past only its context dates
+    elif short == "'ll":
+        verb = "will "
+    else:
+        verb = ""
+    if _MODAL.match(rest) or _BARE_VERB.match(verb + rest):
+        return None  # "She'd love that"; "He is, as long as there's a video": no predicate
+    body = swap_pronouns(_AND_I.sub(lambda a: f"{a[1]} User", verb + rest))
+    subject = person.called if person else m["pronoun"].capitalize()
+    return f"{subject} {body}"
+
+
+def unnamed(fact: str) -> str | None:
+    """The pronoun a fact from ``retell`` is still told of ("He", "She"), or None."""
+    m = _SUBJECT.match(fact)
+    return m["subject"] if m else None
+
+
+def name_from(fact: str, before: str) -> str | None:
+    """``fact`` told of the one person the turn ``before`` it names that its pronoun fits ("What
+    does Rui do?" names Rui), or None when that turn names no one who fits, or two."""
+    pronoun = unnamed(fact)
+    if pronoun is None:
+        return fact
+    person = who(pronoun, people_in(before, listener=True))
+    return None if person is None else person.called + fact[len(pronoun) :]

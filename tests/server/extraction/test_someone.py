@@ -1,0 +1,91 @@
+"""A sentence told of "he" or "she" is a fact about that person only when the turn, or the turn
+just before it, makes clear who that is: a wrong person is a false memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from memorysync_server.extraction import RuleExtractor, resolve_referents, unnamed
+from memorysync_server.extraction.someone import people_in
+
+EXTRACT = RuleExtractor(preload=False).extract
+
+
+def _facts(turn: str, before: str = "") -> list[str]:
+    """What the pipeline keeps of ``turn`` after ``before``: a fact still told of "he" is dropped."""
+    read = [resolve_referents(fact, turn, [before] if before else []) for fact in EXTRACT(turn)]
+    return [fact for fact in read if unnamed(fact) is None]
+
+
+@pytest.mark.parametrize(
+    ("turn", "before", "facts"),
+    [
+        # the person the listener asked about
+        ("He's an architect.", "That's true love. What does Rui do?", ["Rui is an architect"]),
+        (
+            "He did. He needs a knee replacement, and it's scheduled for August.",
+            "How's your dad's knee? Did he see the doctor?",
+            ["User's dad needs a knee replacement, and it's scheduled for August"],
+        ),
+        (
+            "Ha, it never came up! She teaches chemistry at a high school in Burnaby.",
+            "Wait, girlfriend?? You never told me about an Elise!",
+            ["Elise teaches chemistry at a high school in Burnaby"],
+        ),
+        # the person the turn named before; the speaker's own words are retold
+        (
+            "My sister Hana quit her job. She's been baking bread with me every weekend.",
+            "",
+            [
+                "User's sister Hana quit her job",
+                "User's sister Hana has been baking bread with User every weekend",
+            ],
+        ),
+        # a chain of "he" keeps its person, though a sentence of it names someone else
+        (
+            "My brother is a nurse. He works nights with Maria. He loves the quiet wards.",
+            "",
+            [
+                "User's brother is a nurse",
+                "User's brother works nights with Maria",
+                "User's brother loves the quiet wards",
+            ],
+        ),
+        # a name only spoken to is nobody told of: "Maria" is the speaker, addressed
+        ("She's an amazing learner.", "Wow, cool Maria! Your little one is so smart!", []),
+        # two people "she" could be, the wrong pronoun, or nobody: no fact
+        ("Hana and Elise came over. She baked a cake.", "", []),
+        ("My sister called. He said the roads were closed.", "", ["User's sister called"]),
+        ("He's an architect.", "", []),
+        # a wish, a bare reply, a remark about the listener: nothing lasting
+        ("She'd love that.", "How's your mom?", []),
+        ("He did.", "Did your dad call?", []),
+        ("He drew you a cane.", "How's your son?", []),
+        ("She usually is.", "Is your wife busy?", []),
+    ],
+)
+def test_a_sentence_told_of_he_or_she(turn: str, before: str, facts: list[str]) -> None:
+    assert _facts(turn, before) == facts
+
+
+def test_the_speaker_tells_of_themselves_first() -> None:
+    # A sentence with a fact of the speaker's keeps its usual reading.
+    assert EXTRACT("But she's great and explains everything, so I trust her.") == [
+        "User trusts her because she's great and explains everything"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "listener", "called"),
+    [
+        ("My best friend Priya and my dad came.", False, ["User's friend Priya", "User's dad"]),
+        ("How is your mum?", True, ["User's mum"]),
+        ("My mum said hi.", True, []),  # the listener's own mum is no one of the user's
+        ("How was the drive back up to Vancouver?", True, []),  # a place
+        ("We went to Halfmoon Studios with Rui.", False, ["Rui"]),  # a firm's name of two words
+        ("Thanks, Jun! And what does Elise think?", True, ["Elise"]),  # Jun is spoken to
+        ("Hahaha. And then Monday came.", False, []),
+    ],
+)
+def test_who_a_text_names(text: str, listener: bool, called: list[str]) -> None:
+    assert [p.called for p in people_in(text, listener=listener)] == called
