@@ -35,6 +35,7 @@ EXPORTS = {
     },
     "memorysync_server.extraction": {
         "EMPTY_WORDS", "Extractor", "RuleExtractor", "day", "is_low_value", "question_asked", "resolve", "resolve_referents", "stands_alone", "tells",
+        "unnamed",
     },
     "memorysync_server.http.inspector": {"Inspector"},
     "memorysync_server.http.routes": {"ROUTES"},
