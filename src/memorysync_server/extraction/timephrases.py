@@ -10,7 +10,10 @@ year ("on Friday", "in September", "on May 1st", "for the 5th") is resolved when
 clause says whether it lies before or after the day it was said ("I moved in on Thursday", "I start
 on Monday"); months and days of the month otherwise take the nearer reading. "Recently" or "the
 other day" are left as they are rather than guessed. Seasons are the northern hemisphere's
-(summer is June to August).
+(summer is June to August). "Last August" is the latest August before the month it was said in,
+"next March" the first after it. A duration up to the day it was said ("I've been painting for
+seven years") keeps its words and gains its start ("(since 2016)"): read years later, it would
+otherwise be as wrong as a "yesterday".
 """
 
 from __future__ import annotations
@@ -103,7 +106,51 @@ def _seasonal(m: re.Match[str], said: date) -> tuple[str, str]:
         this -= 4 if this >= here else 0
     elif which == "next":
         this += 4 if this <= here else 0
+    elif wanted != current:
+        # "this summer" said in February is the summer of that calendar year, though February
+        # belongs to the winter that began the year before.
+        this = said.year * 4 + wanted
     return "in", _season_name(this % 4, this // 4)
+
+
+def _named_month(m: re.Match[str], said: date) -> tuple[str, str]:
+    """ "last August": the latest August before the month it was said in; "next March": the first
+    March after it; "this August": the August of that year."""
+    which, month = m.group(1).lower(), [name.lower() for name in MONTHS].index(m.group(2).lower()) + 1
+    year = said.year
+    if which == "last":
+        year -= 1 if month >= said.month else 0
+    elif which == "next":
+        year += 1 if month <= said.month else 0
+    return "in", f"{MONTHS[month - 1]} {year}"
+
+
+# "for seven years" after "has been", "have known", "'ve lived": a duration up to the day it was
+# said, which goes stale as a "yesterday" does. It keeps its words and gains its start.
+# ("a few years" or "a couple of years" are no count to date from.)
+_SO_LONG = re.compile(
+    r"\bfor (\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (years?|months?)(?:\s+now)?\b"
+    r"(?!\s+(?:ago|back|old)\b)(?!\s*\(since)",
+    re.I,
+)
+_PERFECT = re.compile(
+    r"\b(?:has|have|'ve|hasn't|haven't)\s+(?:\w+\s+)?(?:been|known|had|done|taught|run|grown|owned|\w+ed)\b"
+    r"(?![^,;.]*\b(?:and|but|so)\s)[^,;.]*$",
+    re.I,
+)
+
+
+def _so_long(text: str, said: date) -> str:
+    def one(m: re.Match[str]) -> str:
+        if not _PERFECT.search(text[: m.start()]):
+            return m.group(0)
+        raw = m.group(1).lower()
+        n = int(raw) if raw.isdigit() else COUNTS[raw]
+        yearly = m.group(2).lower().startswith("year")
+        since = str(said.year - n) if yearly else _month(add_months(said, -n))
+        return f"{m.group(0)} (since {since})"
+
+    return _SO_LONG.sub(one, text)
 
 
 def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
@@ -177,6 +224,7 @@ def _rules() -> list[Rule]:
         r(r"the week before last", lambda m, d: ("around", day(d - timedelta(weeks=2)))),
         r(rf"{_NUM} weekends? ago", _weekends_ago),
         r(r"(last|this|next) (spring|summer|fall|autumn|winter)", _seasonal),
+        r(rf"(last|this|next) ({'|'.join(MONTHS)})", _named_month),
     ]
 
 
@@ -351,6 +399,8 @@ def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
     ``annotate``: "I went there yesterday" -> "I went there yesterday (7 May 2023)".
     """
     when = said.date() if isinstance(said, datetime) else said
+    if _SO_LONG.search(text):
+        text = _so_long(text, when)
     if _BY_TENSE.search(text):
         text = "".join(_by_tense(m.group(0), when, style) for m in _SENTENCES.finditer(text)) or text
     if not _ANY.search(text):

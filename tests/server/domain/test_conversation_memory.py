@@ -350,11 +350,31 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "We have the awards night in June 2026, and I think Danny has earned a prize",
         ),
         ("User ran the 10K on July 23", "User ran the 10K on 23 July 2025"),
+        # a month named with "last", "next" or "this"
+        ("User moved in with them last August", "User moved in with them in August 2025"),
+        ("User got married last March", "User got married in March 2025"),
+        ("User starts college next September", "User starts college in September 2026"),
+        ("User is moving this August", "User is moving in August 2026"),
+        # a duration up to the day it was said keeps its words and gains its start
+        ("User has been painting for seven years", "User has been painting for seven years (since 2019)"),
+        (
+            "User has worked there for 3 months now",
+            "User has worked there for 3 months now (since December 2025)",
+        ),
+        ("User lived in Oslo for two years", "User lived in Oslo for two years"),
+        ("User has been at it for a couple of years", "User has been at it for a couple of years"),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
     assert resolve(text, datetime(2026, 3, 10, 12, 0)) == expected
     assert resolve(text, date(2026, 3, 10)) == expected
+
+
+def test_this_season_said_in_winter_is_the_one_of_that_calendar_year() -> None:
+    # February belongs to the winter that began in December, but "this summer" is the coming one.
+    assert resolve("User will travel this summer", date(2023, 2, 18)) == "User will travel in summer 2023"
+    assert resolve("User skis a lot this winter", date(2023, 2, 18)) == "User skis a lot in winter 2022-2023"
+    assert resolve("User will travel this summer", date(2023, 12, 5)) == "User will travel in summer 2023"
 
 
 def test_last_weekend_said_on_a_sunday_is_the_weekend_before() -> None:
