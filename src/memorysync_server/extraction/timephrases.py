@@ -13,7 +13,8 @@ other day" are left as they are rather than guessed. Seasons are the northern he
 (summer is June to August). "Last August" is the latest August before the month it was said in,
 "next March" the first after it. A duration up to the day it was said ("I've been painting for
 seven years") keeps its words and gains its start ("(since 2016)"): read years later, it would
-otherwise be as wrong as a "yesterday".
+otherwise be as wrong as a "yesterday". A holiday after "on", "for", "last" and the like ("we got
+engaged on Christmas Day") is dated as a month is; one liked or recurring is not.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from datetime import date, datetime, timedelta
 
 from ..language.calendar_math import (
     COUNTS,
+    HOLIDAYS,
     MONTHS,
     WEEKDAYS,
     add_months,
+    holiday,
     last_weekend,
     weekday_after,
     weekday_before,
@@ -241,9 +244,16 @@ _PRECEDING_WORD = re.compile(r"([A-Za-z]+)\s*$")
 _MONTH = "(?-i:" + "|".join(MONTHS) + ")"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _NO_YEAR = r"(?!\s*,?\s*\d)"
+_HOLIDAY = "|".join(
+    name.replace("'", "['\u2019]?").replace("st ", r"st\.? ").replace(" ", r"\s+")
+    for name in sorted(HOLIDAYS, key=len, reverse=True)
+)
 _BY_TENSE = re.compile(
+    # "on Christmas Day", "for Easter", "last Thanksgiving"; "loves Halloween" names no day.
+    rf"\b(?P<h_pre>on|at|for|over|during|around|since|until|till|by|before|after|this|last|next|from)\s+"
+    rf"(?:the\s+)?(?P<holiday>{_HOLIDAY})\b(?!\s*,?\s*\d)(?!\s*\()(?!\s+(?:party|parties|card|cards|tree|lights|dinner|market|movie|songs?)\b)"
     # "on Tuesday nights" is a habit, not a day.
-    rf"\b(?P<wd_pre>on|since|by|until|till|this(?!\s+past)) {_WD}\b(?!\s+(?:nights|mornings|evenings|afternoons)\b)"
+    rf"|\b(?P<wd_pre>on|since|by|until|till|this(?!\s+past)) {_WD}\b(?!\s+(?:nights|mornings|evenings|afternoons)\b)"
     rf"|\b(?P<m_pre>in|for|since|until|till|by|from|through|during|around|early|late|mid-?)\s*(?P<month>{_MONTH})\b"
     rf"{_NO_YEAR}(?!\s+the\b)"
     rf"|\b(?P<md_month>{_MONTH})\s+{_ORDINAL}\b{_NO_YEAR}"
@@ -330,11 +340,29 @@ def _dates(month: int | None, day_of_month: int | None, said: date) -> list[date
     return out
 
 
+_RECURRING = re.compile(r"\b(?:birthday|anniversary|every|each|always|usually|annual|yearly)\b", re.I)
+
+
 def _by_tense(sentence: str, when: date, style: str) -> str:
     def one(m: re.Match[str]) -> str:
         tense = _clause_tense(sentence, m.start())
+        if m["holiday"]:
+            # "We got engaged on Christmas Day": the one the tense points to, as months are read.
+            name = re.sub(r"\s+", " ", m["holiday"].lower().replace("\u2019", "'").replace("st.", "st"))
+            if name not in HOLIDAYS:
+                name = next(h for h in HOLIDAYS if h.replace("'", "") == name.replace("'", ""))
+            if _RECURRING.search(sentence):
+                return m.group(0)  # "Her birthday is on Valentine's Day": every year's
+            if tense < 0 and _ARRANGED.search(sentence):
+                tense = 0
+            lean = {"for": 1, "until": 1, "till": 1, "by": 1, "next": 1, "since": -1, "last": -1}
+            options = [holiday(name, when.year + shift) for shift in (-1, 0, 1)]
+            picked = _pick(options, when, lean.get(m["h_pre"].lower(), tense))
+            if m["h_pre"].lower() in ("last", "next") and picked == when:
+                picked = holiday(name, when.year + (1 if m["h_pre"].lower() == "next" else -1))
+            return f"{m.group(0)} ({day(picked)})"
         if m["wd_pre"]:
-            weekday = _weekday(m.group(2))
+            weekday = _weekday(m.group(m.re.groupindex["wd_pre"] + 1))
             if m["wd_pre"].lower() == "this":
                 resolved = day(
                     weekday_before(when + timedelta(days=1), weekday)

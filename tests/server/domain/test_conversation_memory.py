@@ -363,6 +363,21 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
         ),
         ("User lived in Oslo for two years", "User lived in Oslo for two years"),
         ("User has been at it for a couple of years", "User has been at it for a couple of years"),
+        # a holiday named for a day is that day, read by the tense as a month is
+        ("User got engaged on Christmas Day", "User got engaged on Christmas Day (25 December 2025)"),
+        ("User will fly home for Easter", "User will fly home for Easter (5 April 2026)"),
+        ("User saw them last Thanksgiving", "User saw them last Thanksgiving (27 November 2025)"),
+        (
+            "User booked a cabin for New Year’s Eve",
+            "User booked a cabin for New Year’s Eve (31 December 2026)",
+        ),
+        (
+            "User crashed the car on the Fourth of July",
+            "User crashed the car on the Fourth of July (4 July 2025)",
+        ),
+        # ... and names no day when it is liked, or comes every year
+        ("User loves Halloween", "User loves Halloween"),
+        ("User's birthday is on Valentine's Day", "User's birthday is on Valentine's Day"),
     ],
 )
 def test_relative_time_phrases(text: str, expected: str) -> None:
