@@ -340,6 +340,8 @@ def _dates(month: int | None, day_of_month: int | None, said: date) -> list[date
     return out
 
 
+# The way a preposition leans, whatever the verb's tense: "until March", "since March".
+_LEAN = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}
 _RECURRING = re.compile(r"\b(?:birthday|anniversary|every|each|always|usually|annual|yearly)\b", re.I)
 
 
@@ -355,9 +357,8 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
                 return m.group(0)  # "Her birthday is on Valentine's Day": every year's
             if tense < 0 and _ARRANGED.search(sentence):
                 tense = 0
-            lean = {"for": 1, "until": 1, "till": 1, "by": 1, "next": 1, "since": -1, "last": -1}
             options = [holiday(name, when.year + shift) for shift in (-1, 0, 1)]
-            picked = _pick(options, when, lean.get(m["h_pre"].lower(), tense))
+            picked = _pick(options, when, (_LEAN | {"next": 1, "last": -1}).get(m["h_pre"].lower(), tense))
             if m["h_pre"].lower() in ("last", "next") and picked == when:
                 picked = holiday(name, when.year + (1 if m["h_pre"].lower() == "next" else -1))
             return f"{m.group(0)} ({day(picked)})"
@@ -383,7 +384,7 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
             # "booked a trip for September", "until March": the month ahead, whatever the verb's tense.
             if tense < 0 and _ARRANGED.search(sentence):
                 tense = 0
-            lean = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}.get(m["m_pre"].lower(), tense)
+            lean = _LEAN.get(m["m_pre"].lower(), tense)
             resolved = _month(_pick(_dates(month, None, when), first, lean))
             year = resolved.rsplit(" ", 1)[1]
             return f"{m.group(0)} ({resolved})" if style == "annotate" else f"{m.group(0)} {year}"
