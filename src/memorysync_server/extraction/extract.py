@@ -27,7 +27,7 @@ from .chat_forms import (
     strip_trailing_name,
     unfront,
 )
-from .someone import Person, opens_with_someone, people_in, retell, who
+from .someone import Person, opens_with_someone, people_in, pronoun_first, retell, who
 from .substance import about_listener, is_hedge, says_something
 from .third_person import (
     could_be_nominal,
@@ -704,10 +704,11 @@ class RuleExtractor:
             return []
         sentence = restore_subject(strip_lead(sentence))
         told = self._told(sentence, explicit=explicit, past_turn=past_turn)
-        if told or explicit or not opens_with_someone(_LINK.sub("", sentence)):
+        sentence = pronoun_first(_LINK.sub("", sentence))
+        if told or explicit or not opens_with_someone(sentence):
             return told
         # "He's an architect": told of someone else (see ``someone``), when nothing of the speaker is.
-        return _of_someone(_LINK.sub("", sentence), someone)
+        return _of_someone(sentence, someone)
 
     def _told(self, sentence: str, *, explicit: bool, past_turn: bool) -> list[str]:
         """The facts of one prepared sentence about the speaker."""
@@ -822,7 +823,7 @@ class RuleExtractor:
 
 def _someone_opens(piece: str) -> str | None:
     """ "he" or "she" when ``piece`` is told of a third person by that pronoun, else None."""
-    sentence = _LINK.sub("", strip_lead(_GREETING.sub("", piece).strip()))
+    sentence = pronoun_first(_LINK.sub("", strip_lead(_GREETING.sub("", piece).strip())))
     return sentence.split(maxsplit=1)[0].split("'")[0].lower() if opens_with_someone(sentence) else None
 
 

@@ -24,7 +24,16 @@ from ..language.scripts import CAPITALISED
 from ..language.words import STOPWORDS
 from .third_person import is_past_participle, lexicon_knows, swap_pronouns
 
-__all__ = ["Person", "name_from", "opens_with_someone", "people_in", "retell", "unnamed", "who"]
+__all__ = [
+    "Person",
+    "name_from",
+    "opens_with_someone",
+    "people_in",
+    "pronoun_first",
+    "retell",
+    "unnamed",
+    "who",
+]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -136,6 +145,28 @@ _ADVERB = re.compile(r"^(?:\w+ly|already|still|just|also|even|never|always|final
 _BARE_VERB = re.compile(r"^\w+\s*,")
 _AND_I = re.compile(r"\b(and|with)\s+(?:I|me)\b")
 _SUBJECT = re.compile(r"^(?P<subject>He|She)\s")
+
+
+# A time or a heading before the pronoun: "Last week he got a new job", "Big news: she walked!".
+_FRONTED = re.compile(
+    r"^(?:(?P<time>yesterday|today|tonight|this\s+(?:morning|afternoon|evening|week|month|year)|"
+    r"last\s+\w+|next\s+\w+|on\s+\w+day)\s*,?\s+|[^:]{1,40}:\s+)(?=(?:he|she)\b)",
+    re.I,
+)
+
+
+def pronoun_first(sentence: str) -> str:
+    """``sentence`` with a time fronted before "he" or "she" moved to its end ("he got a new job
+    last week"), and a heading before them dropped ("Big news: she walked" -> "she walked")."""
+    m = _FRONTED.match(sentence)
+    if m is None:
+        return sentence
+    rest = sentence[m.end() :]
+    if not m["time"]:
+        return rest
+    end = len(rest.rstrip(".!"))
+    time = m["time"][0].lower() + m["time"][1:]
+    return f"{rest[:end]} {time}{rest[end:]}"
 
 
 def opens_with_someone(sentence: str) -> bool:

@@ -51,6 +51,15 @@ def _facts(turn: str, before: str = "") -> list[str]:
                 "User's brother loves the quiet wards",
             ],
         ),
+        # a time fronted before the pronoun dates the fact; a heading before it is dropped
+        (
+            "Big news: she took her first steps! Last week she got her first tooth.",
+            "How is your daughter Noor?",
+            [
+                "User's daughter Noor took her first steps",
+                "User's daughter Noor got her first tooth last week",
+            ],
+        ),
         # a name only spoken to is nobody told of: "Maria" is the speaker, addressed
         ("She's an amazing learner.", "Wow, cool Maria! Your little one is so smart!", []),
         # two people "she" could be, the wrong pronoun, or nobody: no fact
