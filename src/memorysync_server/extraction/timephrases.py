@@ -12,8 +12,8 @@ on Monday"); months and days of the month otherwise take the nearer reading. "Re
 other day" are left as they are rather than guessed. Seasons are the northern hemisphere's
 (summer is June to August). "Last August" is the latest August before the month it was said in,
 "next March" the first after it. A duration up to the day it was said ("I've been painting for
-seven years") keeps its words and gains its start ("(since 2016)"): read years later, it would
-otherwise be as wrong as a "yesterday". A holiday after "on", "for", "last" and the like ("we got
+seven years") becomes its start in a fact ("since 2016"), and gains it in a quoted turn ("for seven
+years (since 2016)"): read years later, it would otherwise be as wrong as a "yesterday". A holiday after "on", "for", "last" and the like ("we got
 engaged on Christmas Day") is dated as a month is; one liked or recurring is not.
 """
 
@@ -129,7 +129,9 @@ def _named_month(m: re.Match[str], said: date) -> tuple[str, str]:
 
 
 # "for seven years" after "has been", "have known", "'ve lived": a duration up to the day it was
-# said, which goes stale as a "yesterday" does. It keeps its words and gains its start.
+# said, which goes stale as a "yesterday" does. A fact says its start instead ("since 2016"; with
+# both, the fact's vector drifted: "Can I make her a cheese omelette?" ranked "User has been vegan
+# for five years (since 2021)" 8th, "... since 2021" 4th); a quoted turn keeps its words too.
 # ("a few years" or "a couple of years" are no count to date from.)
 _SO_LONG = re.compile(
     r"\bfor (\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (years?|months?)(?:\s+now)?\b"
@@ -143,7 +145,7 @@ _PERFECT = re.compile(
 )
 
 
-def _so_long(text: str, said: date) -> str:
+def _so_long(text: str, said: date, style: str) -> str:
     def one(m: re.Match[str]) -> str:
         if not _PERFECT.search(text[: m.start()]):
             return m.group(0)
@@ -151,7 +153,7 @@ def _so_long(text: str, said: date) -> str:
         n = int(raw) if raw.isdigit() else COUNTS[raw]
         yearly = m.group(2).lower().startswith("year")
         since = str(said.year - n) if yearly else _month(add_months(said, -n))
-        return f"{m.group(0)} (since {since})"
+        return f"{m.group(0)} (since {since})" if style == "annotate" else f"since {since}"
 
     return _SO_LONG.sub(one, text)
 
@@ -429,7 +431,7 @@ def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
     """
     when = said.date() if isinstance(said, datetime) else said
     if _SO_LONG.search(text):
-        text = _so_long(text, when)
+        text = _so_long(text, when, style)
     if _BY_TENSE.search(text):
         text = "".join(_by_tense(m.group(0), when, style) for m in _SENTENCES.finditer(text)) or text
     if not _ANY.search(text):

@@ -355,11 +355,12 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
         ("User got married last March", "User got married in March 2025"),
         ("User starts college next September", "User starts college in September 2026"),
         ("User is moving this August", "User is moving in August 2026"),
-        # a duration up to the day it was said keeps its words and gains its start
-        ("User has been painting for seven years", "User has been painting for seven years (since 2019)"),
+        # a duration up to the day it was said becomes its start (a quoted turn keeps its words
+        # and gains the start: test_a_quoted_duration_keeps_its_words_and_gains_its_start)
+        ("User has been painting for seven years", "User has been painting since 2019"),
         (
             "User has worked there for 3 months now",
-            "User has worked there for 3 months now (since December 2025)",
+            "User has worked there since December 2025",
         ),
         ("User lived in Oslo for two years", "User lived in Oslo for two years"),
         ("User has been at it for a couple of years", "User has been at it for a couple of years"),
@@ -383,6 +384,13 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
 def test_relative_time_phrases(text: str, expected: str) -> None:
     assert resolve(text, datetime(2026, 3, 10, 12, 0)) == expected
     assert resolve(text, date(2026, 3, 10)) == expected
+
+
+def test_a_quoted_duration_keeps_its_words_and_gains_its_start() -> None:
+    said = "I've been vegan for five years now, and I have known Sam for 3 months."
+    assert resolve(said, date(2026, 3, 10), style="annotate") == (
+        "I've been vegan for five years now (since 2021), and I have known Sam for 3 months (since December 2025)."
+    )
 
 
 def test_this_season_said_in_winter_is_the_one_of_that_calendar_year() -> None:
