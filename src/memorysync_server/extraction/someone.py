@@ -58,7 +58,8 @@ _MINE = re.compile(
     rf"\b(?:my|our)\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I
 )
 _YOURS = re.compile(rf"\byour\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I)
-_NAME = re.compile(rf"(?<![\w'])(?P<name>{CAPITALISED})(?![\w'])")
+# A name, or its "'s" ("Oliver's hilarious", "Oliver's bone": Oliver is spoken of either way).
+_NAME = re.compile(rf"(?<![\w'])(?P<name>{CAPITALISED})(?=(?:'s)?(?![\w']))")
 # Capitalised words that stand where a name could but name no one.
 _NOT_NAMES = _words(
     "i i'm i've i'd i'll the a an it its this that these those there here what who whom whose where when why "
@@ -70,10 +71,12 @@ _NOT_NAMES = _words(
 _PLACE_BEFORE = re.compile(
     r"\b(?:in|to|at|from|near|into|of|on|around|through|across|visit|visiting|toward|towards)\s+$", re.I
 )
-# Only the listener spoken to: "Wow, cool Caroline!", "Thanks Jun.", "Jun, did he ...", but not
-# the one told of: "You never told me about an Elise!".
-_TOLD_OF_BEFORE = re.compile(
-    r"\b(?:a|an|the|about|with|and|or|for|like|meet|met|call|called|named|tell|told|ask|asked|see|saw)\s+$",
+# Only the listener spoken to: a name alone after a greeting, a reaction or a sentence's start,
+# before a comma or the sentence's end ("Wow, cool Caroline!", "Thanks Jun.", "Jun, did he ...");
+# not the one told of ("You never told me about an Elise!", "We found someone: Celeste.").
+_ADDRESS_BEFORE = re.compile(
+    r"(?:^|[,.!?]\s*|\b(?:hey|hi|hello|thanks|thank\s+you|congrats|congratulations|wow|oh|ooh|aw+|haha|yo|dear|"
+    r"bye|sorry|yes|yeah|no|ok|okay|cool|great|awesome|nice|amazing|good|right|sure|love\s+you)[\s,!]*)$",
     re.I,
 )
 _ADDRESS_AFTER = re.compile(r"^\s*(?:[,.!?]|$)")
@@ -109,7 +112,7 @@ def people_in(text: str, *, listener: bool = False) -> list[Person]:
         before, after = text[: m.start()], text[m.end() :]
         if _PLACE_BEFORE.search(before) or (after.startswith((" ", "-")) and _NAME.match(after.lstrip(" -"))):
             continue  # a place, or a name of several words (a band, a firm, a street)
-        if _ADDRESS_AFTER.match(after) and not _TOLD_OF_BEFORE.search(before):
+        if _ADDRESS_AFTER.match(after) and _ADDRESS_BEFORE.search(before):
             continue
         found.append((m.start(), Person(name, None, name.lower())))
     return [p for _, p in sorted(found, key=lambda x: x[0])]
@@ -142,7 +145,7 @@ def who(pronoun: str, people: Sequence[Person]) -> Person | None:
 _OPENS = re.compile(r"^(?P<pronoun>he|she)(?:(?P<short>'s|'d|'ll)|\s+(?=\w))\s*", re.I)
 _MODAL = re.compile(r"^(?:would|could|might|may|should|'d\s+(?:love|like|be))\b", re.I)
 _ADVERB = re.compile(r"^(?:\w+ly|already|still|just|also|even|never|always|finally|now)$")
-_BARE_VERB = re.compile(r"^\w+\s*,")
+_BARE_VERB = re.compile(r"^\w+\s*[,:]")
 _AND_I = re.compile(r"\b(and|with)\s+(?:I|me)\b")
 _SUBJECT = re.compile(r"^(?P<subject>He|She)\s")
 

@@ -60,6 +60,18 @@ def _facts(turn: str, before: str = "") -> list[str]:
                 "User's daughter Noor got her first tooth last week",
             ],
         ),
+        # the one a sentence of the turn names, though after a colon or with its "'s", before the
+        # one the turn before asked about
+        (
+            "We found someone amazing: Celeste. She's 23 and plays like Oscar Peterson.",
+            "How is Hana doing?",
+            ["User and others found someone amazing: Celeste", "Celeste is 23 and plays like Oscar Peterson"],
+        ),
+        (
+            "Oliver's hilarious! He hid his bone in my slipper once!",
+            "Veggies is so cute!",
+            ["Oliver hid his bone in their slipper once"],
+        ),
         # a name only spoken to is nobody told of: "Maria" is the speaker, addressed
         ("She's an amazing learner.", "Wow, cool Maria! Your little one is so smart!", []),
         # two people "she" could be, the wrong pronoun, or nobody: no fact
@@ -71,6 +83,7 @@ def _facts(turn: str, before: str = "") -> list[str]:
         ("He did.", "Did your dad call?", []),
         ("He drew you a cane.", "How's your son?", []),
         ("She usually is.", "Is your wife busy?", []),
+        ('She did: "Go Jun, Swim!" Which was true.', "Did your wife make a sign?", []),
     ],
 )
 def test_a_sentence_told_of_he_or_she(turn: str, before: str, facts: list[str]) -> None:
