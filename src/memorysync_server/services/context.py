@@ -44,16 +44,38 @@ def _cut(text: str, limit: int = TURN_CHARS) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
-def line(fact: Fact, limit: int = TURN_CHARS) -> str:
-    """The memory as the model reads it (a kept turn quoted in at most ``limit`` characters)."""
+def line(fact: Fact, limit: int = TURN_CHARS, *, of: str | None = None) -> str:
+    """The memory as the model reads it (a kept turn quoted in at most ``limit`` characters; ``of``:
+    whom it speaks of, when it only calls them "he" or "she")."""
     said = fact.said_at
     if fact.event_type == KEPT_TURN:
         # Only what the line can show is dated: resolving all of a 16,000-character turn took
         # 13 ms, for a line of at most ``limit`` characters (twice that leaves room for the dates
         # added and keeps a phrase at the cut whole).
         shown = fact.text if len(fact.text) <= 2 * limit else " ".join(fact.text.split())[: 2 * limit]
-        return f'- [{day(said)}] User said: "{_cut(resolve(shown, said, style="annotate"), limit)}"'
+        who = f" (of {of})" if of else ""
+        return f'- [{day(said)}] User said{who}: "{_cut(resolve(shown, said, style="annotate"), limit)}"'
     return f"- [{day(said)}] {fact.text}"
+
+
+# Whom a fact is told of, when that is not the person: "Rui" of "Rui is an architect", "User's
+# dad" of "User's dad needs a knee replacement", "Hana" of "User's sister Hana starts in May".
+_TOLD_OF = re.compile(
+    rf"^(?:User's\s+(?:[a-z-]+\s+)*?(?P<rel>[a-z-]+)(?:\s+(?P<name>{CAPITALISED}))?|(?!User\b)(?P<other>{CAPITALISED}))\b"
+)
+
+
+def unnamed_in(fact: Fact, said: Fact) -> str | None:
+    """Whom ``fact`` is told of when its turn ``said`` never names them: "Rui is an architect"
+    came from "He's an architect" after "What does Rui do?", so the turn quoted in the fact's place
+    says whom it is about ("User said (of Rui): ...")."""
+    m = _TOLD_OF.match(fact.text)
+    if m is None:
+        return None  # told of the person: their "I"
+    word = m["name"] or m["rel"] or m["other"]
+    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said.text, re.IGNORECASE):
+        return None
+    return m.group(0)
 
 
 def block(facts: Iterable[Fact]) -> str:
@@ -140,8 +162,8 @@ def in_their_words(
         return ranked
     best, score = ranked[0]
     said = _its_turn(best, prompt, turn)
-    if said is None:
-        return ranked
+    if said is None or unnamed_in(best, said):
+        return ranked  # the fact names whom the turn calls "he"; its own line says so
     asked = {stem(w) for w in content_words(prompt)}
     third = budget // 3
     # A line is never shorter than its turn's words: dating a long turn's phrases is skipped.
@@ -184,7 +206,7 @@ def fit(
             continue
         text = line(fact)
         if said is not None and len(fact.text.split()) <= SHORT_FACT:
-            quoted = line(said)  # dates the turn's phrases: once
+            quoted = line(said, of=unnamed_in(fact, said))  # dates the turn's phrases: once
             if len(quoted) <= left:
                 fact, text = said, quoted
         if fact.id in shown:
@@ -228,7 +250,7 @@ def widened(
         said = _its_turn(fact, prompt, turn)
         if said is None or said.id in shown:
             continue
-        wider = line(said)
+        wider = line(said, of=unnamed_in(fact, said))
         if len(wider) - len(text) <= left:
             out[n] = (said, score, wider)
             shown.add(said.id)

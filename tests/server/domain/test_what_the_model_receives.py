@@ -300,6 +300,29 @@ def test_widening_keeps_the_budget_the_order_and_what_the_gate_passed() -> None:
     assert widened(lines, short_turn.text, budget, lambda f: turns.get(f.id))[1] == lines[1]
 
 
+def test_a_turn_shown_for_a_fact_says_whom_it_only_calls_he_or_she() -> None:
+    architect = fact(1, "He's an architect. He designs mostly schools and libraries.", kept=True)
+    rui = fact(2, "Rui is an architect", 1)
+    knee = fact(3, "He needs a knee replacement, and it's scheduled for August.", kept=True)
+    dad = fact(4, "User's dad needs a knee replacement, and it's scheduled for August 2023", 3)
+    hana = fact(5, "My sister Hana quit her job. She starts at the bakery in May.", kept=True)
+    sister = fact(6, "User's sister Hana starts there in May 2023", 5)
+    turns = {2: architect, 4: knee, 6: hana}
+    out = fit([(rui, 0.9), (sister, 0.8)], "What does Rui do?", 700, lambda f: turns.get(f.id))
+    assert [text.split(": ", 1)[0] for _, _, text in out] == [
+        "- [8 May 2023] User said (of Rui)",
+        "- [8 May 2023] User said",  # the turn names Hana itself
+    ]
+    lines = [(dad, 0.9, line(dad))]
+    assert widened(lines, "What surgery?", 700, lambda f: turns.get(f.id))[0][2].startswith(
+        "- [8 May 2023] User said (of User's dad): \"He needs a knee replacement"
+    )
+    # The best match keeps its own line rather than a turn that never names whom it is about.
+    assert in_their_words([(rui, 0.9)], "What does Rui do for a living?", 700, lambda f: turns.get(f.id)) == [
+        (rui, 0.9)
+    ]
+
+
 def test_a_short_fact_shows_as_the_turn_it_came_from_when_it_fits() -> None:
 
     football = fact(
