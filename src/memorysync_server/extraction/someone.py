@@ -58,8 +58,6 @@ _MINE = re.compile(
     rf"\b(?:my|our)\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I
 )
 _YOURS = re.compile(rf"\byour\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I)
-# A name, or its "'s" ("Oliver's hilarious", "Oliver's bone": Oliver is spoken of either way).
-_NAME = re.compile(rf"(?<![\w'])(?P<name>{CAPITALISED})(?=(?:'s)?(?![\w']))")
 # Capitalised words that stand where a name could but name no one.
 _NOT_NAMES = _words(
     "i i'm i've i'd i'll the a an it its this that these those there here what who whom whose where when why "
@@ -105,17 +103,31 @@ def people_in(text: str, *, listener: bool = False) -> list[Person]:
         called = f"User's {rel} {name}" if name else f"User's {rel}"
         found.append((m.start(), Person(called, _GENDER.get(rel), (name or rel).lower())))
         taken.append((m.start(), m.end()))
-    for m in _NAME.finditer(text):
-        name = m["name"]
-        if any(a <= m.start() < b for a, b in taken) or not _is_name(name):
+    for m in _RUN.finditer(text):
+        # "And Felix", "Thanks Jun": the words before a name are no part of it.
+        words = [(w.start(), w.group(0)) for w in re.finditer(r"\S+", m["run"])]
+        while words and not _is_name(words[0][1]):
+            words.pop(0)
+        if not words or any(a <= m.start() < b for a, b in taken):
             continue
-        before, after = text[: m.start()], text[m.end() :]
-        if _PLACE_BEFORE.search(before) or (after.startswith((" ", "-")) and _NAME.match(after.lstrip(" -"))):
-            continue  # a place, or a name of several words (a band, a firm, a street)
+        if not all(_is_name(w) for _, w in words):
+            continue  # a name of several words a dictionary knows part of: a firm, a band, a street
+        name = " ".join(w for _, w in words)
+        start = m.start() + words[0][0]
+        before, after = text[:start], text[m.end() :]
+        if _PLACE_BEFORE.search(before) or _ITS.match(after):
+            continue  # a place; "Seabrook even has its own marine lab": a thing
         if _ADDRESS_AFTER.match(after) and _ADDRESS_BEFORE.search(before):
             continue
-        found.append((m.start(), Person(name, None, name.lower())))
+        found.append((start, Person(name, None, name.lower())))
     return [p for _, p in sorted(found, key=lambda x: x[0])]
+
+
+# A run of capitalised words: one name ("Ezra Kim" is one person, not Ezra and Kim), with its
+# "'s" ("Oliver's hilarious", "Oliver's bone": Oliver is spoken of either way).
+_RUN = re.compile(rf"(?<![\w'])(?P<run>{CAPITALISED}(?:\s+{CAPITALISED})*)(?=(?:'s)?(?![\w']))")
+# The rest of a clause speaking of what it names as a thing.
+_ITS = re.compile(r"^(?:'s)?[^.!?;]*\bits\b", re.I)
 
 
 _LAUGH = re.compile(r"^(?:a?(?:ha|he|hi)+h?|lo+l|lmao|omg|aw+|o+h|u+m+|hm+)$")
@@ -218,5 +230,10 @@ def name_from(fact: str, before: str) -> str | None:
     pronoun = unnamed(fact)
     if pronoun is None:
         return fact
-    person = who(pronoun, people_in(before, listener=True))
+    people = people_in(before, listener=True)
+    if re.search(rf"\b{pronoun}\b", before, re.IGNORECASE):
+        # The turn before already told of someone as "he" ("He's nervous ... Hana's running the
+        # bakery"): a name it says beside that is not whom the pronoun goes on about; "your dad" is.
+        people = [p for p in people if p.pronoun is not None]
+    person = who(pronoun, people)
     return None if person is None else person.called + fact[len(pronoun) :]

@@ -72,6 +72,15 @@ def _facts(turn: str, before: str = "") -> list[str]:
             "Veggies is so cute!",
             ["Oliver hid his bone in their slipper once"],
         ),
+        # a full name is one person; a name the turn speaks of as a thing ("its") is no one
+        (
+            "A freshman named Ezra Kim beat me. He's quiet and plays like a robot.",
+            "",
+            ["Ezra Kim is quiet and plays like a robot"],
+        ),
+        ("Seabrook even has its own marine lab. She's already obsessed.", "Do both have labs?", []),
+        # the turn before told of someone as "he" already: a name beside that is not whom "he" is
+        ("He's lucky to have a nurse for a son.", "He's nervous. Hana's running the bakery.", []),
         # a name only spoken to is nobody told of: "Maria" is the speaker, addressed
         ("She's an amazing learner.", "Wow, cool Maria! Your little one is so smart!", []),
         # two people "she" could be, the wrong pronoun, or nobody: no fact
