@@ -37,7 +37,7 @@ from .third_person import (
     swap_pronouns,
     to_third_person,
 )
-from .timephrases import fits_tense, time_phrase
+from .timephrases import fits_tense, lasts_until_said, time_phrase
 
 # Every way people type an apostrophe or a quote, read as the plain one the rules are written
 # for: "I’m", "I`m", "I´m" and "Iʼm" are all "I'm"; "″" is a double quote.
@@ -674,6 +674,7 @@ class RuleExtractor:
                     when is not None
                     and pronoun is None
                     and time_phrase(found[0]) is None
+                    and not lasts_until_said(found[0])
                     and fits_tense(when, found[0])
                 ):
                     found[0] = f"{found[0]} {when}"

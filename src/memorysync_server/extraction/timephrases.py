@@ -342,6 +342,12 @@ def _dates(month: int | None, day_of_month: int | None, said: date) -> list[date
     return out
 
 
+# What says a holiday lies ahead, beyond a bare "is" (which compares as often as it plans).
+_AHEAD_OF_NOW = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|coming|upcoming)\b|'ll\b"
+    r"|\b(?:am|is|are|'m|'re)\s+\w+ing\b",
+    re.IGNORECASE,
+)
 # The way a preposition leans, whatever the verb's tense: "until March", "since March".
 _LEAN = {"for": 1, "until": 1, "till": 1, "by": 1, "since": -1}
 _RECURRING = re.compile(r"\b(?:birthday|anniversary|every|each|always|usually|annual|yearly)\b", re.I)
@@ -357,8 +363,10 @@ def _by_tense(sentence: str, when: date, style: str) -> str:
                 name = next(h for h in HOLIDAYS if h.replace("'", "") == name.replace("'", ""))
             if _RECURRING.search(sentence):
                 return m.group(0)  # "Her birthday is on Valentine's Day": every year's
-            if tense < 0 and _ARRANGED.search(sentence):
-                tense = 0
+            if (tense < 0 and _ARRANGED.search(sentence)) or (
+                tense > 0 and not _AHEAD_OF_NOW.search(sentence)
+            ):
+                tense = 0  # "He's thinner than at Christmas" said in April: the Christmas before
             options = [holiday(name, when.year + shift) for shift in (-1, 0, 1)]
             picked = _pick(options, when, (_LEAN | {"next": 1, "last": -1}).get(m["h_pre"].lower(), tense))
             if m["h_pre"].lower() in ("last", "next") and picked == when:
@@ -415,6 +423,13 @@ def fits_tense(phrase: str, text: str) -> bool:
     person will do, nor "next week" for what they did."""
     tense = _tense(text)
     return not ((tense > 0 and _BEHIND.search(phrase)) or (tense < 0 and _AHEAD.search(phrase)))
+
+
+def lasts_until_said(text: str) -> bool:
+    """Whether ``text`` tells how long something has lasted up to when it was said ("I've been in
+    the ER for eleven years"): a time said in the sentence before ("The interview is next week")
+    does not date it."""
+    return any(_PERFECT.search(text[: m.start()]) for m in _SO_LONG.finditer(text))
 
 
 def time_phrase(text: str) -> str | None:

@@ -376,6 +376,12 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "User crashed the car on the Fourth of July",
             "User crashed the car on the Fourth of July (4 July 2025)",
         ),
+        # a bare "is" compares as often as it plans: the nearer one, unless something says ahead
+        (
+            "User's dad is thinner than at Christmas",
+            "User's dad is thinner than at Christmas (25 December 2025)",
+        ),
+        ("User is flying home for Christmas", "User is flying home for Christmas (25 December 2026)"),
         # ... and names no day when it is liked, or comes every year
         ("User loves Halloween", "User loves Halloween"),
         ("User's birthday is on Valentine's Day", "User's birthday is on Valentine's Day"),

@@ -307,6 +307,11 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         # a time said of another sentence dates a fact only when their tenses agree
         ("Hana quit her office job last month. I'll help on weekends.", ["User will help on weekends"]),
         ("Next week will be crazy. I bought a new bike.", ["User bought a new bike"]),
+        # ... and never dates how long something has lasted up to now
+        (
+            "The interview is next week. I've been in the ER for eleven years.",
+            ["User has been in the ER for eleven years"],
+        ),
         # a title or a place-name word before its name ends no sentence
         ("I got the blue house in St. Johns!", ["User got the blue house in St. Johns"]),
         ("I met Dr. Patel at the clinic.", ["User met Dr. Patel at the clinic"]),
