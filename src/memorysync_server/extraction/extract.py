@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from ..language.detect import reads_as_english
 from ..language.scripts import UPPER
-from ..language.words import STOPWORDS
+from ..language.words import STOPWORDS, wordset
 from .any_language import is_plainly_empty
 from .chat_forms import (
     answer_riddle,
@@ -55,11 +55,7 @@ APOSTROPHES = str.maketrans(
 )
 
 
-def _wordset(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-FILLER_WORDS = _wordset(
+FILLER_WORDS = wordset(
     """and or but so then also plus like well ok okay kk k yes yeah yep yup no nope nah sure right fine good
     cool nice great awesome perfect exactly really totally indeed alright done wow oops whoops hi hello hey yo
     bye goodbye thanks thank you please welcome morning evening night um uh umm uhh hmm hm huh oh ah er haha

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..language.scripts import CAPITALISED
-from ..language.words import STOPWORDS
+from ..language.words import STOPWORDS, wordset
 from .third_person import is_past_participle, lexicon_knows, swap_pronouns
 
 __all__ = [
@@ -34,10 +34,6 @@ __all__ = [
     "unnamed",
     "who",
 ]
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 _HIM = "dad father brother son husband boyfriend uncle grandpa grandfather nephew fiance fiancé stepdad stepfather"
@@ -59,7 +55,7 @@ _MINE = re.compile(
 )
 _YOURS = re.compile(rf"\byour\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I)
 # Capitalised words that stand where a name could but name no one.
-_NOT_NAMES = _words(
+_NOT_NAMES = wordset(
     "i i'm i've i'd i'll the a an it its this that these those there here what who whom whose where when why "
     "how which let today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday january "
     "february march april may june july august september october november december ok okay oh wow hey hi "
@@ -131,7 +127,7 @@ _ITS = re.compile(r"^(?:'s)?[^.!?;]*\bits\b", re.I)
 
 
 _LAUGH = re.compile(r"^(?:a?(?:ha|he|hi)+h?|lo+l|lmao|omg|aw+|o+h|u+m+|hm+)$")
-_LINKS = _words("because although though unless whereas anyway besides meanwhile plus")
+_LINKS = wordset("because although though unless whereas anyway besides meanwhile plus")
 
 
 def _is_name(word: str, *, after_relation: bool = False) -> bool:

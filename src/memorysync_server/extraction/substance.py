@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ..language.words import wordset
+
 # The listener: a clause that mentions them is about them or addressed to them.
 _LISTENER = re.compile(
     r"\b(?:you|your|yours|yourself|yourselves|you're|youre|you've|you'll|you'd|ya|u|ur)\b", re.I
@@ -50,13 +52,9 @@ _IDIOMS = re.compile(
 )
 
 
-def _wordset(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Words that leave a clause empty when nothing else is said: auxiliaries, pronouns, light verbs,
 # reactions and feelings without an object, degree words and times without an event.
-EMPTY_WORDS = _wordset(
+EMPTY_WORDS = wordset(
     """user user's and others is are was were be been being am has have had do does did doing done will would can
     could should might may must shall cannot not no never gonna going to wanna gotta it it's this that these those
     they them their theirs themselves he him his she her so there here something anything everything nothing

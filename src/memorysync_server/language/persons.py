@@ -14,16 +14,13 @@ from __future__ import annotations
 import re
 
 from .scripts import CJK, nfc, script_of
+from .words import wordset
 
 __all__ = ["speaks_of_person"]
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Words (case-folded, accents kept as typed and also without them) of the speaker, "we" and "the user".
-_SPEAKER_WORDS = _words(
+_SPEAKER_WORDS = wordset(
     # German
     """ich mich mir mein meine meinen meinem meiner meines wir uns unser unsere unseren unserem nutzer nutzerin
     benutzer benutzerin"""
@@ -72,11 +69,11 @@ _ARABIC_MINE = re.compile(r"^(?!ال|ي)[\u0621-\u064a]{2,}ي$")
 # An Arabic verb in the first person of the present, أفعل ("أسكن" I live, "أعمل" I work), less
 # the adjectives and names of that shape ("أكبر" biggest, "أحمد").
 _ARABIC_I_DO = re.compile(r"^أ[\u0621-\u064a]{3}$")
-_NOT_I_DO = _words(
+_NOT_I_DO = wordset(
     "أكبر أصغر أفضل أسوأ أطول أقصر أكثر أسرع أبطأ أعلى أدنى أقرب أبعد أحسن أجمل أغلى أرخص أقدم أحدث أهم أشهر "
     "أحمد أكرم أيمن أشرف أنور أمجد أسعد أحلام أمير أمين أول أخر أيضا أمام"
 )
-_NOT_MINE = _words("في الذي التي اللذي على إلى الى حتى متى لدى هي أي اي ذي كي لكي عربي")
+_NOT_MINE = wordset("في الذي التي اللذي على إلى الى حتى متى لدى هي أي اي ذي كي لكي عربي")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?'?")
 _MARKS = re.compile("[\u064b-\u065f\u0670\u0640]")
 

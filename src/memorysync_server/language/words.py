@@ -16,14 +16,16 @@ __all__ = [
     "searched_text",
     "stem",
     "third_person",
+    "wordset",
 ]
 
 
-def _wordset(text: str) -> frozenset[str]:
+def wordset(text: str) -> frozenset[str]:
+    """The words of a list written as one string: ``wordset("a an the")``."""
     return frozenset(text.split())
 
 
-STOPWORDS = _wordset(
+STOPWORDS = wordset(
     """a an the and or but so if then than to of in on at by for with from into onto about as is am are was
     were be been being do does did doing have has had having i i'm im me my mine myself we us our you your
     yours he him his she her it its they them their this that these those there here what which who whom whose
