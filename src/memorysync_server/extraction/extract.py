@@ -824,10 +824,15 @@ def _someone_opens(piece: str) -> str | None:
     return sentence.split(maxsplit=1)[0].split("'")[0].lower() if opens_with_someone(sentence) else None
 
 
+# How far back in a turn "he" or "she" looks for whom it stands for, in sentences: a person named
+# further back is rarely the one meant, and a long turn must not be read once per pronoun.
+PERSON_REACH = 4
+
+
 def _person_before(pieces: list[str], pronoun: str) -> Person | None:
-    """Whom ``pronoun`` stands for: the one fitting person of the nearest earlier piece that names
-    anyone it could be (None when that piece names two, or no piece names anyone)."""
-    for piece in reversed(pieces):
+    """Whom ``pronoun`` stands for: the one fitting person of the nearest earlier piece, within
+    ``PERSON_REACH``, that names anyone it could be (None when that piece names two, or none does)."""
+    for piece in reversed(pieces[-PERSON_REACH:]):
         people = [p for p in people_in(piece) if p.pronoun in (None, pronoun)]
         if people:
             return who(pronoun, people)

@@ -284,6 +284,8 @@ HOSTILE_RUNS = {
     "exclamations": "I am" + "!" * 15_990,
     "quotes": "I love " + "' " * 7_990 + "it",
     "dashes": "I am" + "-a" * 7_990,
+    # Each "he" looked back through every sentence before it for whom it stands for: 5 s.
+    "pronouns": ("So. He went. " * 1_231)[:16_000],
 }
 # What a turn may take at most, on a loaded 2-core machine, before other requests feel it.
 HOSTILE_BUDGET_S = 3.0

@@ -81,6 +81,16 @@ def _facts(turn: str, before: str = "") -> list[str]:
         ("Seabrook even has its own marine lab. She's already obsessed.", "Do both have labs?", []),
         # the turn before told of someone as "he" already: a name beside that is not whom "he" is
         ("He's lucky to have a nurse for a son.", "He's nervous. Hana's running the bakery.", []),
+        # a person named further back than PERSON_REACH sentences is not whom "she" is
+        (
+            "My sister Hana called. It rained. The bus was late. I ran. I got wet. She laughed at me.",
+            "",
+            [
+                "User's sister Hana called",
+                "User ran",
+                "User got wet",
+            ],
+        ),
         # a name only spoken to is nobody told of: "Maria" is the speaker, addressed
         ("She's an amazing learner.", "Wow, cool Maria! Your little one is so smart!", []),
         # two people "she" could be, the wrong pronoun, or nobody: no fact
