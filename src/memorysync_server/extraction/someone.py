@@ -110,7 +110,8 @@ def people_in(text: str, *, listener: bool = False) -> list[Person]:
             continue  # a name of several words a dictionary knows part of: a firm, a band, a street
         name = " ".join(w for _, w in words)
         start = m.start() + words[0][0]
-        before, after = text[:start], text[m.end() :]
+        # Only the words around a name tell what it is (and a long turn is not rescanned per name).
+        before, after = text[max(0, start - _AROUND) : start], text[m.end() : m.end() + 3 * _AROUND]
         if _PLACE_BEFORE.search(before) or _ITS.match(after):
             continue  # a place; "Seabrook even has its own marine lab": a thing
         if _ADDRESS_AFTER.match(after) and _ADDRESS_BEFORE.search(before):
@@ -122,6 +123,8 @@ def people_in(text: str, *, listener: bool = False) -> list[Person]:
 # A run of capitalised words: one name ("Ezra Kim" is one person, not Ezra and Kim), with its
 # "'s" ("Oliver's hilarious", "Oliver's bone": Oliver is spoken of either way).
 _RUN = re.compile(rf"(?<![\w'])(?P<run>{CAPITALISED}(?:\s+{CAPITALISED})*)(?=(?:'s)?(?![\w']))")
+# How many characters before a name decide whether it is a place or only spoken to.
+_AROUND = 60
 # The rest of a clause speaking of what it names as a thing.
 _ITS = re.compile(r"^(?:'s)?[^.!?;]*\bits\b", re.I)
 

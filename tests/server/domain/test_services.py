@@ -286,6 +286,8 @@ HOSTILE_RUNS = {
     "dashes": "I am" + "-a" * 7_990,
     # Each "he" looked back through every sentence before it for whom it stands for: 5 s.
     "pronouns": ("So. He went. " * 1_231)[:16_000],
+    # ... and read the whole turn around each name it held: 1.8 s.
+    "names": ("Rui and " * 2_000)[:15_990] + ". He went.",
 }
 # What a turn may take at most, on a loaded 2-core machine, before other requests feel it.
 HOSTILE_BUDGET_S = 3.0
