@@ -701,11 +701,11 @@ class RuleExtractor:
             return []
         sentence = restore_subject(strip_lead(sentence))
         told = self._told(sentence, explicit=explicit, past_turn=past_turn)
-        sentence = pronoun_first(_LINK.sub("", sentence))
-        if told or explicit or not opens_with_someone(sentence):
+        if told or explicit:
             return told
         # "He's an architect": told of someone else (see ``someone``), when nothing of the speaker is.
-        return _of_someone(sentence, someone)
+        sentence = pronoun_first(_LINK.sub("", sentence))
+        return _of_someone(sentence, someone) if opens_with_someone(sentence) else []
 
     def _told(self, sentence: str, *, explicit: bool, past_turn: bool) -> list[str]:
         """The facts of one prepared sentence about the speaker."""
