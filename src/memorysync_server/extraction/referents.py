@@ -284,7 +284,7 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
     the sentence before names."""
     if unnamed(fact):
         # "He is an architect" after "What does Rui do?": the person the turn before names.
-        told_of = name_from(fact, context[-1]) if context else None
+        told_of = name_from(fact, context[-1], context[-2] if len(context) > 1 else None) if context else None
         if told_of is None:
             return fact
         fact = told_of

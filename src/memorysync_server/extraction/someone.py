@@ -65,6 +65,22 @@ _NOT_NAMES = wordset(
 _PLACE_BEFORE = re.compile(
     r"\b(?:in|to|at|from|near|into|of|on|around|through|across|visit|visiting|toward|towards)\s+$", re.I
 )
+# ... but after these, "to" goes to someone: "we had to say goodbye to Max", "I gave it to Rui".
+_TO_SOMEONE = re.compile(
+    r"\b(?:goodbye|bye|hello|talk\w*|spoke|speak\w*|said|say|says|saying|introduced|married|engaged|close|"
+    r"gave|give|gives|giving|sent|send|sending|wrote|write|writing|lent|showed|taught|read|reading|"
+    r"proposed|apologi[sz]ed|next|grateful|nice|kind|mean|thanks)\s+(?:\w+\s+)?to\s+$",
+    re.I,
+)
+# Said beside a name, these make it one told of, not spoken to: "this amazing woman, Jean, who".
+_SOMEONE_BEFORE = re.compile(
+    rf"\b(?:woman|man|guy|girl|boy|lady|gentleman|person|student|{'|'.join(_GENDER)}),\s*$", re.I
+)
+_GIVEN = re.compile(r"\b(?:meet|named|name's|name\s+is)\s+$", re.I)
+_WHO_AFTER = re.compile(r"^\s*,\s*who\b", re.I)
+# A parent called by the word a child calls them ("Dad, honestly. He ran a panaderia"): the
+# speaker's own, as "my dad" is.
+_CALLED = re.compile(r"(?<![\w'])(?P<rel>Dad|Mom|Mum|Mama|Papa|Grandma|Grandpa|Nana|Granny)(?![\w'])")
 # Only the listener spoken to: a name alone after a greeting, a reaction or a sentence's start,
 # before a comma or the sentence's end ("Wow, cool Caroline!", "Thanks Jun.", "Jun, did he ...");
 # not the one told of ("You never told me about an Elise!", "We found someone: Celeste.").
@@ -99,25 +115,64 @@ def people_in(text: str, *, listener: bool = False) -> list[Person]:
         called = f"User's {rel} {name}" if name else f"User's {rel}"
         found.append((m.start(), Person(called, _GENDER.get(rel), (name or rel).lower())))
         taken.append((m.start(), m.end()))
+    if listener:
+        # The listener's own "my cat Biscuit" is someone they tell of, by name.
+        for m in _MINE.finditer(text):
+            if m["name"] and _is_name(m["name"], after_relation=True):
+                rel = m["rel"].lower()
+                found.append((m.start(), Person(m["name"], _GENDER.get(rel), m["name"].lower())))
+                taken.append((m.start(), m.end()))
     for m in _RUN.finditer(text):
         # "And Felix", "Thanks Jun": the words before a name are no part of it.
         words = [(w.start(), w.group(0)) for w in re.finditer(r"\S+", m["run"])]
-        while words and not _is_name(words[0][1]):
+        # "Meet Pepper", "her name's Coco": a name, though a dictionary knows the word.
+        given = False
+        while words:
+            at = m.start() + words[0][0]
+            given = bool(_GIVEN.search(text[max(0, at - _AROUND) : at]))
+            if _is_name(words[0][1], after_relation=given):
+                break
             words.pop(0)
         if not words or any(a <= m.start() < b for a, b in taken):
             continue
-        if not all(_is_name(w) for _, w in words):
+        if not all(_is_name(w, after_relation=given) for _, w in words):
             continue  # a name of several words a dictionary knows part of: a firm, a band, a street
         name = " ".join(w for _, w in words)
         start = m.start() + words[0][0]
         # Only the words around a name tell what it is (and a long turn is not rescanned per name).
         before, after = text[max(0, start - _AROUND) : start], text[m.end() : m.end() + 3 * _AROUND]
-        if _PLACE_BEFORE.search(before) or _ITS.match(after):
+        if (_PLACE_BEFORE.search(before) and not _TO_SOMEONE.search(before)) or _ITS.match(after):
             continue  # a place; "Seabrook even has its own marine lab": a thing
-        if _ADDRESS_AFTER.match(after) and _ADDRESS_BEFORE.search(before):
+        told_of = _SOMEONE_BEFORE.search(before) or _WHO_AFTER.match(after)
+        if _ADDRESS_AFTER.match(after) and _ADDRESS_BEFORE.search(before) and not told_of:
             continue
         found.append((start, Person(name, None, name.lower())))
+    if not listener:
+        parents = _parents(text, taken)
+        starts = {at for at, _ in parents}
+        # "Nana" is the word a child says, not a name
+        found = [(at, p) for at, p in found if at not in starts] + parents
     return [p for _, p in sorted(found, key=lambda x: x[0])]
+
+
+def _parents(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, Person]]:
+    """The speaker's parents and grandparents called as a child calls them ("Dad, honestly. He
+    ran a panaderia"), not when spoken to ("Love you, Mom!") or already read ("my Dad")."""
+    out = []
+    for m in _CALLED.finditer(text):
+        before = text[max(0, m.start() - _AROUND) : m.start()]
+        if any(a <= m.start() < b for a, b in taken) or _POSSESSED.search(before):
+            continue
+        opens_reply = not before.strip() and text[m.end() :].lstrip().startswith(",")
+        spoken_to = _ADDRESS_AFTER.match(text[m.end() : m.end() + _AROUND]) and _ADDRESS_BEFORE.search(before)
+        if spoken_to and not opens_reply:
+            continue
+        rel = {"mama": "mom", "papa": "dad"}.get(m["rel"].lower(), m["rel"].lower())
+        out.append((m.start(), Person(f"User's {rel}", _GENDER.get(rel), rel)))
+    return out
+
+
+_POSSESSED = re.compile(r"\b(?:my|our|your)\s+$", re.I)
 
 
 # A run of capitalised words: one name ("Ezra Kim" is one person, not Ezra and Kim), with its
@@ -223,16 +278,39 @@ def unnamed(fact: str) -> str | None:
     return m["subject"] if m else None
 
 
-def name_from(fact: str, before: str) -> str | None:
+_FORMS = {"he": r"\b(?:he|him|his)\b", "she": r"\b(?:she|her|hers)\b"}
+
+
+def name_from(fact: str, before: str, earlier: str | None = None) -> str | None:
     """``fact`` told of the one person the turn ``before`` it names that its pronoun fits ("What
-    does Rui do?" names Rui), or None when that turn names no one who fits, or two."""
+    does Rui do?" names Rui), or None when that turn names no one who fits, or two. ``earlier``:
+    the speaker's own turn before that one, for when ``before`` only goes on about someone by the
+    same pronoun ("I'm helping my cousin find a place" - "How is she doing?" - "She had to leave")."""
     pronoun = unnamed(fact)
     if pronoun is None:
         return fact
-    people = people_in(before, listener=True)
-    if re.search(rf"\b{pronoun}\b", before, re.IGNORECASE):
-        # The turn before already told of someone as "he" ("He's nervous ... Hana's running the
-        # bakery"): a name it says beside that is not whom the pronoun goes on about; "your dad" is.
-        people = [p for p in people if p.pronoun is not None]
-    person = who(pronoun, people)
+    said = re.search(rf"\b{pronoun}\b", before, re.IGNORECASE)
+    if said is None:
+        person = who(pronoun, people_in(before, listener=True))
+    else:
+        # The turn before already told of someone as "he": the one it named first ("Coco looks so
+        # adorable! She seems so happy"), else its "your dad"; a name it says after the pronoun
+        # is not whom the pronoun goes on about ("He's nervous ... Hana's running the bakery").
+        named = [
+            p
+            for p in people_in(before[: said.start()], listener=True)
+            if p.pronoun in (None, pronoun.lower())
+        ]
+        person = who(pronoun, named) if named else None
+        if person is None and not named:
+            related = [p for p in people_in(before, listener=True) if p.pronoun is not None]
+            person = who(pronoun, related)
+            if (
+                person is None
+                and not related
+                and earlier
+                and re.search(_FORMS[pronoun.lower()], earlier, re.I)
+            ):
+                # Both went on about the one the speaker had named ("Meet Pepper! I adopted her").
+                person = who(pronoun, people_in(earlier))
     return None if person is None else person.called + fact[len(pronoun) :]

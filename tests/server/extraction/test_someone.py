@@ -11,9 +11,11 @@ from memorysync_server.extraction.someone import people_in
 EXTRACT = RuleExtractor(preload=False).extract
 
 
-def _facts(turn: str, before: str = "") -> list[str]:
-    """What the pipeline keeps of ``turn`` after ``before``: a fact still told of "he" is dropped."""
-    read = [resolve_referents(fact, turn, [before] if before else []) for fact in EXTRACT(turn)]
+def _facts(turn: str, before: str = "", earlier: str = "") -> list[str]:
+    """What the pipeline keeps of ``turn`` after ``before`` (and the speaker's own ``earlier``
+    turn before that): a fact still told of "he" is dropped."""
+    context = [t for t in (earlier, before) if t]
+    read = [resolve_referents(fact, turn, context) for fact in EXTRACT(turn)]
     return [fact for fact in read if unnamed(fact) is None]
 
 
@@ -109,6 +111,73 @@ def test_a_sentence_told_of_he_or_she(turn: str, before: str, facts: list[str]) 
     assert _facts(turn, before) == facts
 
 
+@pytest.mark.parametrize(
+    ("turn", "before", "earlier", "facts"),
+    [
+        # both went on about the one the speaker named in their turn before
+        (
+            "She had to leave in a hurry, but she's making progress.",
+            "That's kind of you. How is she doing now?",
+            "My cousin lost her flat, so I'm helping her find a new place.",
+            ["User's cousin had to leave in a hurry, but she's making progress"],
+        ),
+        (
+            "She raced in Florida under the name Kiowa Midnight Run.",
+            "OH MY GOSH. She's beautiful!",
+            "Lena, meet Pepper! I adopted her last Saturday!",
+            ["Pepper raced in Florida under the name Kiowa Midnight Run"],
+        ),
+        # the listener named her before saying "she"
+        (
+            "Thanks! She's always there to greet me when I come home.",
+            "Coco looks so adorable! She seems so happy in that photo.",
+            "",
+            ["Coco is always there to greet them when they come home"],
+        ),
+        # the speaker's earlier turn never said "she" of the one it named: not whom "she" is
+        (
+            "She had to leave in a hurry.",
+            "Oh no. How is she doing now?",
+            "My cousin came over and we talked about Maria's flat.",
+            [],
+        ),
+        # the listener told of two ("a gecko named Noodle", "my cat Biscuit"): no one
+        (
+            "Haha she looks zero percent sorry.",
+            "A gecko named Noodle is the best! My cat Biscuit knocked over my seed trays.",
+            "",
+            [],
+        ),
+    ],
+)
+def test_he_or_she_across_turns(turn: str, before: str, earlier: str, facts: list[str]) -> None:
+    assert _facts(turn, before, earlier) == facts
+
+
+@pytest.mark.parametrize(
+    ("turn", "facts"),
+    [
+        # "to" someone, not to a place
+        (
+            "We had to say goodbye to Max. He was part of our family for 10 years.",
+            ["User and others had to say goodbye to Max", "Max was part of their family for 10 years"],
+        ),
+        # a name beside "a woman" is one told of, though between commas
+        (
+            "I met this amazing woman, Jean, at the shelter. She showed me what gratitude is.",
+            ["User met this amazing woman, Jean, at the shelter", "Jean showed them what gratitude is"],
+        ),
+        # a parent called "Dad" by the speaker is their dad
+        (
+            "Dad, honestly. He ran a bakery in Albuquerque for 30 years.",
+            ["User's dad ran a bakery in Albuquerque for 30 years"],
+        ),
+    ],
+)
+def test_whom_the_turn_names(turn: str, facts: list[str]) -> None:
+    assert _facts(turn, "What made you start?") == facts
+
+
 def test_the_speaker_tells_of_themselves_first() -> None:
     # A sentence with a fact of the speaker's keeps its usual reading.
     assert EXTRACT("But she's great and explains everything, so I trust her.") == [
@@ -126,6 +195,13 @@ def test_the_speaker_tells_of_themselves_first() -> None:
         ("We went to Halfmoon Studios with Rui.", False, ["Rui"]),  # a firm's name of two words
         ("Thanks, Jun! And what does Elise think?", True, ["Elise"]),  # Jun is spoken to
         ("Hahaha. And then Monday came.", False, []),
+        ("We said goodbye to Max.", False, ["Max"]),
+        ("I met a woman, Jean, who paints.", False, ["Jean"]),
+        ("Dad, honestly.", False, ["User's dad"]),
+        ("Thanks, Dad! Love you.", False, []),  # spoken to
+        ("Dad said hi.", True, []),  # the listener's own dad
+        ("Meet Pepper!", False, ["Pepper"]),
+        ("My cat Biscuit hid.", True, ["Biscuit"]),  # the listener's cat, by name
     ],
 )
 def test_who_a_text_names(text: str, listener: bool, called: list[str]) -> None:
