@@ -193,6 +193,15 @@ def test_he_or_she_is_the_person_the_question_before_asked_about(api: Api) -> No
     assert "knee replacement" in _recall(api, "u", "What surgery does my dad need?")["context"]
 
 
+def test_she_is_the_one_both_sides_went_on_about(api: Api) -> None:
+    # The person's own turn named her; the assistant's only says "she"; so does the reply.
+    api.turn("u", "My cousin lost her flat, so I'm helping her find a new place.", occurred_at=MAY)
+    api.turn("u", "That's kind of you. How is she doing now?", role="assistant", occurred_at=MAY)
+    api.turn("u", "She found a studio in Leith and starts a nursing course in June.", occurred_at=MAY)
+    assert "User's cousin found a studio in Leith and starts a nursing course in June 2023" in api.texts("u")
+    assert "Leith" in _recall(api, "u", "Where does my cousin live now?")["context"]
+
+
 def test_he_or_she_that_nothing_names_gives_no_fact_and_the_turn_is_kept(api: Api) -> None:
     api.turn("u", "He's an architect and she designs gardens for hotels.", occurred_at=MAY)
     assert api.texts("u") == []
