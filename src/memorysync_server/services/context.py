@@ -11,8 +11,10 @@ enough to answer from, and the block stays small for the model.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
+from datetime import date
 
 from ..domain import KEPT_TURN, Fact
 from ..extraction import day, resolve
@@ -54,7 +56,7 @@ def line(fact: Fact, limit: int = TURN_CHARS, *, of: str | None = None) -> str:
         # added and keeps a phrase at the cut whole).
         shown = fact.text if len(fact.text) <= 2 * limit else " ".join(fact.text.split())[: 2 * limit]
         who = f" (of {of})" if of else ""
-        return f'- [{day(said)}] User said{who}: "{_cut(resolve(shown, said, style="annotate"), limit)}"'
+        return f'- [{day(said)}] User said{who}: "{_cut(_dated(shown, said.date()), limit)}"'
     return f"- [{day(said)}] {fact.text}"
 
 
@@ -63,6 +65,14 @@ def line(fact: Fact, limit: int = TURN_CHARS, *, of: str | None = None) -> str:
 _TOLD_OF = re.compile(
     rf"^(?:User's\s+(?:[a-z-]+\s+)*?(?P<rel>[a-z-]+)(?:\s+(?P<name>{CAPITALISED}))?|(?!User\b)(?P<other>{CAPITALISED}))\b"
 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _dated(text: str, said: date) -> str:
+    """A kept turn's words with their time phrases dated. A person's turns come back recall after
+    recall, and dating one took about 0.1 ms of a 6 ms recall; a turn is read at most
+    ``2 * TURN_CHARS`` characters here, so the cache holds at most a few megabytes."""
+    return resolve(text, said, style="annotate")
 
 
 def unnamed_in(fact: Fact, said: Fact) -> str | None:
