@@ -288,6 +288,10 @@ _FUTURE = re.compile(
 _ARRANGED = re.compile(
     r"\b(?:sign(?:ed|s|ing)? up|register(?:ed|s|ing)?|book(?:ed|s|ing)?|reserv(?:ed|es|ing)|"
     r"schedul(?:ed|es|ing)|enrol(?:led|ls|ling)?|enroll(?:ed|s|ing)?|(?:bought|got) (?:\w+ )?tickets|"
+    # "I entered the Harbor City Open in October", "he got his band a spot in the talent show in
+    # November": being let into an event dates the event
+    r"entered|(?:got|landed|earned|won) (?:\w+ ){0,3}(?:a )?(?:spot|place|slot)|qualified|"
+    r"(?:was|were|got|been) (?:accepted|invited|selected|picked)|"
     # "my parents decided to retire in January": what was decided lies ahead as often as not
     r"(?:decided|planned|agreed|promised|hoped|wanted|chose|expected|offered|asked \w+) to \w+)\b",
     re.IGNORECASE,
@@ -302,7 +306,8 @@ def _tense(text: str) -> int:
 # A clause that opens on a subject and its verb has a tense of its own, if only the present:
 # "We have the awards night in June, and I think Danny has earned a prize" is this June.
 _OWN_SUBJECT = re.compile(
-    r"^\W*(?:i|we|you|they|he|she)\s+(?:have|has|do|does|need|want|get|go)\b", re.IGNORECASE
+    r"^\W*(?:i|we|you|they|he|she|others|user)\s+(?:have|has|do|does|need|want|get|go)\b",
+    re.IGNORECASE,
 )
 
 

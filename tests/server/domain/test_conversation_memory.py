@@ -349,6 +349,18 @@ def test_history_turns_are_kept_too_and_deleting_them_takes_their_memories(api: 
             "We have the awards night in June, and I think Danny has earned a prize",
             "We have the awards night in June 2026, and I think Danny has earned a prize",
         ),
+        # ... and so has a fact's, beside the sentence joined to it
+        (
+            "User and others have the awards night in June; User thinks Danny has earned a prize",
+            "User and others have the awards night in June 2026; User thinks Danny has earned a prize",
+        ),
+        # let into an event: the event's month, the nearer way
+        ("User entered the Harbor City Open in April", "User entered the Harbor City Open in April 2026"),
+        (
+            "Felix got his band a spot in the talent show in May",
+            "Felix got his band a spot in the talent show in May 2026",
+        ),
+        ("User entered the relay in February", "User entered the relay in February 2026"),
         ("User ran the 10K on July 23", "User ran the 10K on 23 July 2025"),
         # a month named with "last", "next" or "this"
         ("User moved in with them last August", "User moved in with them in August 2025"),
