@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..language.scripts import CAPITALISED
-from .someone import name_from, unnamed
+from .someone import PEOPLE, name_from, unnamed
 from .third_person import is_adjective, noun_number
 
 __all__ = ["resolve_referents", "stands_alone"]
@@ -54,6 +55,7 @@ _IDIOM = re.compile(
     r"hate|hated|hates|like|liked|likes)\s+it\s+(?:here|there|work|happen|easy|through|anymore|up)\b"
     r"|\b(?:made|make|makes|making)\s+it(?:\s*$|\s+(?:to|on\s+time|in\s+time)\b)"
     r"|\bit\s+(?:all|together|out\s+of)\b|\bof\s+it\s+all\b|\bgo(?:es|ing)?\s+for\s+it\b|\bwent\s+for\s+it\b"
+    r"|\b(?:love|loved|loves|like|liked|likes|hate|hated|hates)\s+it\s+when\b"  # "loved it when she shouted"
     r"|\b(?:overdo|overdid|overdoing|overdone)\s+it\b|\b(?:make|made|making)\s+it\s+(?:if|as|work)\b"
     # "worth it", "dance it out", "figure it out": nothing is named by these.
     r"|\bworth\s+it\b|\b(?:danc|work|figur|sort|talk|walk|sweat|tough|wing|hash|play)\w*\s+it\s+out\b",
@@ -204,19 +206,31 @@ _BARE_NOUN = re.compile(
 )
 
 
-def _bare_nouns(text: str) -> list[tuple[str, str]]:
+class _Named(NamedTuple):
+    """A thing a text names: as a fact would say it, its number ("singular" or "plural"), and
+    whether it is where something was ("in my home country") rather than what."""
+
+    phrase: str
+    number: str
+    placed: bool = False
+
+
+def _bare_nouns(text: str) -> list[_Named]:
     out = []
     for m in _BARE_NOUN.finditer(text):
         number = noun_number(m.group(1))
         if number is not None and m.group(1) not in _VAGUE and m.group(1) not in _NOT_IN_PHRASE:
-            out.append((m.group(1), number))
+            out.append(_Named(m.group(1), number))
     return out[::-1]
 
 
-def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
-    """(noun phrase as a fact would say it, its number) for each phrase of ``text``, last first:
-    a determiner, then words up to the last of the first run of nouns ("that adoption agency",
-    "a gorgeous bowl"), within four words."""
+# A phrase after these is where something is or came from.
+_PLACED = re.compile(r"\b(?:in|at|from|near|inside|outside|around)\s+$", re.IGNORECASE)
+
+
+def _phrases(text: str, *, own: bool) -> list[_Named]:
+    """Each noun phrase of ``text``, last first: a determiner, then words up to the last of the
+    first run of nouns ("that adoption agency", "a gorgeous bowl"), within four words."""
     out = []
     for m in _PHRASE.finditer(text):
         words = m["words"].split()
@@ -244,7 +258,8 @@ def _phrases(text: str, *, own: bool) -> list[tuple[str, str]]:
             continue
         det = m["det"].lower()
         det = _OWN.get(det, "the") if own else "the"
-        out.append((" ".join([det, *words[: last + 1]]), str(kinds[last])))
+        placed = bool(_PLACED.search(text[max(0, m.start() - 12) : m.start()]))
+        out.append(_Named(" ".join([det, *words[: last + 1]]), str(kinds[last]), placed))
     return out[::-1]
 
 
@@ -298,19 +313,19 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
         # "User helped with the painting - great bonding over it": the fact names its thing.
         return fact
     liking = bool(_LIKING.search(clause))
-    if joint and liking:
-        # "User loves curry; User's husband hates it", "User keeps up the swimming; User weirdly
-        # loves it now": a liking joined to the clause before it (extract._lacks_topic) is about
-        # the thing that clause names.
-        named = [
-            p for p, n in _phrases(earlier, own=True) + _bare_nouns(earlier.rstrip() + ".") if n == wanted
-        ]
-        if named:
-            return fact[: m.start()] + named[0] + fact[m.end() :]
-    # The sentence of the turn just before the one the fact retells comes first ("I found a
-    # great studio space. I signed for it today"), then the question just before the turn
+    if joint:
+        # "User loves curry; User's husband hates it", "User ordered a new petcock; User is
+        # waiting for it to arrive": a clause joined to the one before it (extract._lacks_topic)
+        # goes on about the thing that one names (a bare noun only when both are likings).
+        named = _phrases(earlier, own=True) + (_bare_nouns(earlier.rstrip() + ".") if liking else [])
+        thing = _best(named, wanted)
+        if thing:
+            return fact[: m.start()] + thing + fact[m.end() :]
+    # The sentence of the turn just before the one the fact's clause retells comes first ("I
+    # found a great studio space. I signed for it today"), then the question just before the turn
     # ("What made you pick that agency?"): anything further is too often the wrong thing.
-    sources = [(sentence, True) for sentence in _before_fact(turn, fact)[:1]]
+    own_clause = fact[len(earlier) + len(joint) :] if joint else fact
+    sources = [(sentence, True) for sentence in _before_fact(turn, own_clause)[:1]]
     if context and context[-1].rstrip().endswith("?"):
         sources.append((context[-1], False))
     for text, own in sources:
@@ -325,10 +340,26 @@ def resolve_referents(fact: str, turn: str, context: Sequence[str] = ()) -> str:
         if own and liking and _LIKING.search(text):
             # ... unless a liking answers a liking: "I love curry. My husband hates it."
             found += _bare_nouns(text.rstrip() + ".")
-        for phrase, number in found:
-            if number == wanted:
-                return fact[: m.start()] + phrase + fact[m.end() :]
+        phrase = _best(found, wanted)
+        if phrase:
+            return fact[: m.start()] + phrase + fact[m.end() :]
     return fact
+
+
+def _best(found: list[_Named], wanted: str) -> str | None:
+    """The phrase of ``found`` (nearest first) an "it" stands for: of ``wanted`` number, never a
+    person ("I'll record it for her" after "Has your mom heard it?" is not the mom), and a place
+    named after "in" or "from" only when nothing else fits ("a gift from my grandma in my home
+    country. She gave it to me" gave the gift, not the country)."""
+    fits = [named for named in found if named.number == wanted and not _PERSON.search(named.phrase)]
+    return next((named.phrase for named in fits if not named.placed), fits[0].phrase if fits else None)
+
+
+# Who an "it" never stands for.
+_PERSON = re.compile(
+    rf"\b(?:{PEOPLE}|person|people|woman|man|guy|girl|boy|kids|lady|family|friends|parents|folks)$",
+    re.IGNORECASE,
+)
 
 
 def _nominal(i: int, kinds: list[str | None], either: list[bool]) -> bool:
@@ -341,7 +372,7 @@ def _nominal(i: int, kinds: list[str | None], either: list[bool]) -> bool:
 
 def _named_in(text: str, number: str | None = None) -> bool:
     """Whether ``text`` names a thing (of ``number``, "singular" or "plural", when given)."""
-    return any(number in (None, n) for _, n in _phrases(text, own=True) + _bare_nouns(text))
+    return any(number in (None, named.number) for named in _phrases(text, own=True) + _bare_nouns(text))
 
 
 def _is_object(before: str) -> bool:

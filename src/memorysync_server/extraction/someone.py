@@ -25,6 +25,7 @@ from ..language.words import STOPWORDS, wordset
 from .third_person import is_past_participle, lexicon_knows, swap_pronouns
 
 __all__ = [
+    "PEOPLE",
     "Person",
     "name_from",
     "opens_with_someone",
@@ -43,12 +44,17 @@ _HER = (
 )
 _EITHER = (
     "partner friend cousin boss coworker co-worker colleague roommate flatmate neighbor neighbour kid child baby "
-    "teacher coach doctor therapist manager mentor dog cat puppy kitten"
+    "teacher coach doctor therapist manager mentor"
 )
+_PETS = "dog cat puppy kitten"  # told of as "he" or "she" too, and as "it"
 _GENDER = (
-    {w: "he" for w in _HIM.split()} | {w: "she" for w in _HER.split()} | {w: None for w in _EITHER.split()}
+    {w: "he" for w in _HIM.split()}
+    | {w: "she" for w in _HER.split()}
+    | {w: None for w in f"{_EITHER} {_PETS}".split()}
 )
 _RELATION = "|".join(sorted(_GENDER, key=len, reverse=True))
+# Words for the people in a person's life, longest first (a regex alternation): never an "it".
+PEOPLE = "|".join(sorted((w for w in _GENDER if w not in _PETS.split()), key=len, reverse=True))
 _KIN = r"(?:(?:best|little|big|older|younger|elder|new|old|baby|twin|oldest|youngest)\s+)?"
 _MINE = re.compile(
     rf"\b(?:my|our)\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I
@@ -74,7 +80,7 @@ _TO_SOMEONE = re.compile(
 )
 # Said beside a name, these make it one told of, not spoken to: "this amazing woman, Jean, who".
 _SOMEONE_BEFORE = re.compile(
-    rf"\b(?:woman|man|guy|girl|boy|lady|gentleman|person|student|{'|'.join(_GENDER)}),\s*$", re.I
+    rf"\b(?:woman|man|guy|girl|boy|lady|gentleman|person|student|{_RELATION}),\s*$", re.I
 )
 _GIVEN = re.compile(r"\b(?:meet|named|name's|name\s+is)\s+$", re.I)
 _WHO_AFTER = re.compile(r"^\s*,\s*who\b", re.I)

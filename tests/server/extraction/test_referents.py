@@ -41,6 +41,30 @@ from memorysync_server.extraction import resolve_referents
             "",
             "User loves curry; User's husband hates curry",
         ),
+        # ... and a clause joined to the one before it goes on about what that one names
+        (
+            "Nana kept all her recipes in an old school notebook; User is turning it into a proper book",
+            "Nana kept all her recipes in an old school notebook. She passed away in 2021 and left the "
+            "notebook to me, so I'm turning it into a proper book.",
+            "",
+            "Nana kept all her recipes in an old school notebook; User is turning the old school notebook "
+            "into a proper book",
+        ),
+        # what was given, not where it came from, nor who gave it
+        (
+            "User's grandma gave it to them when they were young",
+            "This necklace is special to me - a gift from my grandma in my home country, Sweden. She "
+            "gave it to me when I was young.",
+            "",
+            "User's grandma gave the gift to them when they were young",
+        ),
+        # a place is the thing when nothing else is named
+        (
+            "User and others love it",
+            "Here's a pic of my family camping at the beach. We love it.",
+            "",
+            "User and others love the beach",
+        ),
         # a noun that is an adjective too ends no phrase it is not the end of
         (
             "User finds it fulfilling",
@@ -68,6 +92,18 @@ def test_an_it_becomes_the_thing_just_named(fact: str, turn: str, asked: str, re
             "User felt fulfilled guiding and supporting them",
             "It was tough. I felt fulfilled guiding and supporting them.",
             "What were the challenges?",
+        ),
+        # a person is never "it"
+        (
+            "User will record it for her",
+            "Not yet, she's asleep by nine. I'll record it for her.",
+            "Has your mom heard it?",
+        ),
+        # "loved it when" names nothing
+        (
+            "User loved it when she shouted at everyone",
+            "Ama was a natural! I loved it when she shouted at everyone.",
+            "",
         ),
         # named in the fact already
         (
