@@ -65,7 +65,8 @@ _NOT_NAMES = wordset(
     "i i'm i've i'd i'll the a an it its this that these those there here what who whom whose where when why "
     "how which let today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday january "
     "february march april may june july august september october november december ok okay oh wow hey hi "
-    "hello thanks haha lol omg yes yeah no nope sure user he she they we you mr mrs ms dr"
+    "hello thanks haha lol omg yes yeah no nope sure user he she they we you mr mrs ms dr "
+    "christmas easter halloween thanksgiving hanukkah diwali eid god"
 )
 # A place, not a person: "the drive back up to Vancouver", "at Halfmoon Studios".
 _PLACE_BEFORE = re.compile(
@@ -82,7 +83,12 @@ _TO_SOMEONE = re.compile(
 _SOMEONE_BEFORE = re.compile(
     rf"\b(?:woman|man|guy|girl|boy|lady|gentleman|person|student|{_RELATION}),\s*$", re.I
 )
-_GIVEN = re.compile(r"\b(?:meet|named|name's|name\s+is)\s+$", re.I)
+_GIVEN = re.compile(
+    # "How's Pepper?", "Is Comet home yet?", "Does Pickles approve?": asked after, so someone
+    r"(?:\b(?:meet|named|name's|name\s+is|how's|how\s+(?:is|was)|where's|where\s+is)"
+    r"|(?:^|[.!?]\s*)(?:is|was|does|did|has))\s+$",
+    re.I,
+)
 _WHO_AFTER = re.compile(r"^\s*,\s*who\b", re.I)
 # A parent called by the word a child calls them ("Dad, honestly. He ran a panaderia"): the
 # speaker's own, as "my dad" is.

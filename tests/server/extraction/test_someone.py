@@ -127,6 +127,13 @@ def test_a_sentence_told_of_he_or_she(turn: str, before: str, facts: list[str]) 
             "Lena, meet Pepper! I adopted her last Saturday!",
             ["Pepper raced in Florida under the name Kiowa Midnight Run"],
         ),
+        # the listener asked after her by a name a dictionary knows
+        (
+            "A perfect passenger. She slept the entire seven hours.",
+            "That's huge progress. And how was Pepper on the road trip?",
+            "",
+            ["Pepper slept the entire seven hours"],
+        ),
         # the listener named her before saying "she"
         (
             "Thanks! She's always there to greet me when I come home.",
@@ -202,6 +209,10 @@ def test_the_speaker_tells_of_themselves_first() -> None:
         ("Dad said hi.", True, []),  # the listener's own dad
         ("Meet Pepper!", False, ["Pepper"]),
         ("My cat Biscuit hid.", True, ["Biscuit"]),  # the listener's cat, by name
+        # asked after, though a dictionary knows the word
+        ("The dream team reunited! How's Waffles?", True, ["Waffles"]),
+        ("That sounds lovely. Does Pickles approve?", True, ["Pickles"]),
+        ("Is Christmas fun there?", True, []),
     ],
 )
 def test_who_a_text_names(text: str, listener: bool, called: list[str]) -> None:
