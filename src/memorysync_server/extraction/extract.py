@@ -156,7 +156,7 @@ _SENTENCES = re.compile(
 _CLAUSES = re.compile(
     r"(?<!\s)\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*"
     r"(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b|(?:her|his|its)\s+name\b"
-    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've)\s"
+    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've|we|we're|we've)\s"
     # "..., and Dana and I crunched the numbers": a statement the speaker shares with someone.
     rf"|(?-i:{UPPER}[\w'-]*)\s+and\s+(?-i:I)\s)",
     re.IGNORECASE,
@@ -288,6 +288,7 @@ _FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|i'll|my|mine|me)\b", re.IGNOR
 
 
 _WE = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
+_WE_DID = re.compile(r"^(?:we|we've|we'd)\s+(?!all\b|both\b)\w+", re.IGNORECASE)
 _A_NAME = re.compile(rf"^{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?$")
 _COMPANION = re.compile(rf"^{UPPER}[\w'-]*(?:\s+{UPPER}[\w'-]*)?\s+and\s+(?:I|me)\s")
 _PAST_TURN = re.compile(r"\b(?:was|were|did|had|wasn't|weren't|didn't)\b", re.IGNORECASE)
@@ -381,8 +382,15 @@ def _clause_parts(sentence: str) -> list[tuple[str, int]]:
         last = out[-1][0].strip() if out else ""
         # "Anthony and I": a companion. "Hopefully, I ..." and "Maria, I ..." name no one who did it.
         joined_by_and = n > 0 and "," not in joins[n - 1]
-        if out and _WE.match(piece):
-            # Nothing is told about "we" on its own; "... with my partner and our two cats" stays whole.
+        if (
+            out
+            and _WE.match(piece)
+            and not (_WE_DID.match(piece) and not _FIRST_PERSON.match(last) and not _WE.match(last))
+        ):
+            # "... with my partner and our two cats" stays whole, and so does a "we" going on from
+            # the speaker's own clause ("I went hiking with my sister, and we saw a bear"); after a
+            # clause of something else, "we" starts a statement ("Work was a nightmare, but we
+            # adopted a puppy").
             out[-1] = (f"{out[-1][0].rstrip()} and {piece}", ends)
         elif out and (
             (_I.match(piece) and (_is_joint_subject(last) or (joined_by_and and _is_companion(last))))

@@ -335,6 +335,24 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             "Yesterday Sam and I baked cakes, and Dana and I crunched the numbers.",
             ["User and Sam baked cakes yesterday", "User and Dana crunched the numbers"],
         ),
+        # "we" after a clause about something else starts a statement, with its time before it
+        (
+            "Work has been a nightmare, but last Saturday we finally adopted a puppy!",
+            ["User and others finally adopted a puppy last Saturday"],
+        ),
+        (
+            "The car broke down, but we sat on the shoulder for hours.",
+            ["User and others sat on the shoulder for hours"],
+        ),
+        # ... not after the speaker's own clause, nor as a list of what is theirs
+        (
+            "I went hiking with my sister, and we saw a bear.",
+            ["User went hiking with their sister and they saw a bear"],
+        ),
+        (
+            "I live in Leeds with my partner and our two cats.",
+            ["User lives in Leeds with their partner and their two cats"],
+        ),
         # "we" and "my" after a time with no comma, and a linking word or an announcement before it
         (
             "Last weekend we went hiking at Mount Tam.",
