@@ -16,6 +16,7 @@ person only the turn before names leaves it as the bare pronoun (``unnamed``), a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -290,6 +291,13 @@ def unnamed(fact: str) -> str | None:
     return m["subject"] if m else None
 
 
+@functools.lru_cache(maxsize=32)
+def _people(text: str, listener: bool) -> tuple[Person, ...]:
+    """``people_in``, read once per turn: each of a turn's facts told of "he" looks at the same
+    turns before it (488 such facts after a 16,000-character turn took 18 s read one by one)."""
+    return tuple(people_in(text, listener=listener))
+
+
 _FORMS = {"he": r"\b(?:he|him|his)\b", "she": r"\b(?:she|her|hers)\b"}
 
 
@@ -303,19 +311,15 @@ def name_from(fact: str, before: str, earlier: str | None = None) -> str | None:
         return fact
     said = re.search(rf"\b{pronoun}\b", before, re.IGNORECASE)
     if said is None:
-        person = who(pronoun, people_in(before, listener=True))
+        person = who(pronoun, _people(before, True))
     else:
         # The turn before already told of someone as "he": the one it named first ("Coco looks so
         # adorable! She seems so happy"), else its "your dad"; a name it says after the pronoun
         # is not whom the pronoun goes on about ("He's nervous ... Hana's running the bakery").
-        named = [
-            p
-            for p in people_in(before[: said.start()], listener=True)
-            if p.pronoun in (None, pronoun.lower())
-        ]
+        named = [p for p in _people(before[: said.start()], True) if p.pronoun in (None, pronoun.lower())]
         person = who(pronoun, named) if named else None
         if person is None and not named:
-            related = [p for p in people_in(before, listener=True) if p.pronoun is not None]
+            related = [p for p in _people(before, True) if p.pronoun is not None]
             person = who(pronoun, related)
             if (
                 person is None
@@ -324,5 +328,5 @@ def name_from(fact: str, before: str, earlier: str | None = None) -> str | None:
                 and re.search(_FORMS[pronoun.lower()], earlier, re.I)
             ):
                 # Both went on about the one the speaker had named ("Meet Pepper! I adopted her").
-                person = who(pronoun, people_in(earlier))
+                person = who(pronoun, _people(earlier, False))
     return None if person is None else person.called + fact[len(pronoun) :]
