@@ -75,9 +75,9 @@ _PLACE_BEFORE = re.compile(
 )
 # ... but after these, "to" goes to someone: "we had to say goodbye to Max", "I gave it to Rui".
 _TO_SOMEONE = re.compile(
-    r"\b(?:goodbye|bye|hello|talk\w*|spoke|speak\w*|said|say|says|saying|introduced|married|engaged|close|"
+    r"\b(?:goodbye|bye|hello|talk\w*|spoke|speak\w*|said|say|says|saying|introduced|married|engaged|"
     r"gave|give|gives|giving|sent|send|sending|wrote|write|writing|lent|showed|taught|read|reading|"
-    r"proposed|apologi[sz]ed|next|grateful|nice|kind|mean|thanks)\s+(?:\w+\s+)?to\s+$",
+    r"proposed|apologi[sz]ed|grateful|nice|kind|mean|thanks)\s+(?:\w+\s+)?to\s+$",
     re.I,
 )
 # Said beside a name, these make it one told of, not spoken to: "this amazing woman, Jean, who".

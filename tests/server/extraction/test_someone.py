@@ -203,6 +203,7 @@ def test_the_speaker_tells_of_themselves_first() -> None:
         ("Thanks, Jun! And what does Elise think?", True, ["Elise"]),  # Jun is spoken to
         ("Hahaha. And then Monday came.", False, []),
         ("We said goodbye to Max.", False, ["Max"]),
+        ("We live close to Boston, next to Fenway.", False, []),  # places, "to" or not
         ("I met a woman, Jean, who paints.", False, ["Jean"]),
         ("Dad, honestly.", False, ["User's dad"]),
         ("Thanks, Dad! Love you.", False, []),  # spoken to
