@@ -357,7 +357,7 @@ def _best(found: list[_Named], wanted: str) -> str | None:
 
 # Who an "it" never stands for.
 _PERSON = re.compile(
-    rf"\b(?:{PEOPLE}|person|people|woman|man|guy|girl|boy|kids|lady|family|friends|parents|folks)$",
+    rf"\b(?:{PEOPLE}|people|kids|family|friends|parents|folks)$",
     re.IGNORECASE,
 )
 

@@ -54,8 +54,12 @@ _GENDER = (
     | {w: None for w in f"{_EITHER} {_PETS}".split()}
 )
 _RELATION = "|".join(sorted(_GENDER, key=len, reverse=True))
-# Words for the people in a person's life, longest first (a regex alternation): never an "it".
-PEOPLE = "|".join(sorted((w for w in _GENDER if w not in _PETS.split()), key=len, reverse=True))
+_ANYONE = "woman man guy girl boy lady gentleman person student"
+# Words for people, longest first (a regex alternation): the ones in a person's life and anyone;
+# never what an "it" stands for.
+PEOPLE = "|".join(
+    sorted([*(w for w in _GENDER if w not in _PETS.split()), *_ANYONE.split()], key=len, reverse=True)
+)
 _KIN = r"(?:(?:best|little|big|older|younger|elder|new|old|baby|twin|oldest|youngest)\s+)?"
 _MINE = re.compile(
     rf"\b(?:my|our)\s+{_KIN}(?P<rel>{_RELATION})\b(?:,?\s+(?P<name>(?-i:{CAPITALISED})))?", re.I
@@ -81,9 +85,7 @@ _TO_SOMEONE = re.compile(
     re.I,
 )
 # Said beside a name, these make it one told of, not spoken to: "this amazing woman, Jean, who".
-_SOMEONE_BEFORE = re.compile(
-    rf"\b(?:woman|man|guy|girl|boy|lady|gentleman|person|student|{_RELATION}),\s*$", re.I
-)
+_SOMEONE_BEFORE = re.compile(rf"\b(?:{PEOPLE}|{'|'.join(_PETS.split())}),\s*$", re.I)
 _GIVEN = re.compile(
     # "How's Pepper?", "Is Comet home yet?", "Does Pickles approve?": asked after, so someone
     r"(?:\b(?:meet|named|name's|name\s+is|how's|how\s+(?:is|was)|where's|where\s+is)"
