@@ -132,12 +132,14 @@ def _named_month(m: re.Match[str], said: date) -> tuple[str, str]:
 # said, which goes stale as a "yesterday" does. A fact says its start instead ("since 2016"; with
 # both, the fact's vector drifted: "Can I make her a cheese omelette?" ranked "User has been vegan
 # for five years (since 2021)" 8th, "... since 2021" 4th); a quoted turn keeps its words too.
-# ("a few years" or "a couple of years" are no count to date from.)
-_SO_LONG = re.compile(
-    r"\bfor (\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (years?|months?)(?:\s+now)?\b"
-    r"(?!\s+(?:ago|back|old)\b)(?!\s*\(since)",
-    re.I,
-)
+# ("a few years" or "a couple of years" are no count to date from; "for about three years" is
+# dated "since about 2020".) A sentence that opens on the count and "now" answers "how long?"
+# with no verb ("Seven years now, and I've finally found my muses"): it is dated in a quote.
+_COUNT = r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?P<unit>years?|months?)"
+_HEDGE = r"(?:(?P<about>like|about|around|roughly|almost|nearly)\s+)?"
+_NOT_AGO = r"(?!\s+(?:ago|back|old)\b)(?!\s*\(since)"
+_SO_LONG = re.compile(rf"\bfor {_HEDGE}{_COUNT}(?:\s+now)?\b{_NOT_AGO}", re.I)
+_NOW_LONG = re.compile(rf"(?:^|(?<=[.!?]\s))\W{{0,3}}{_HEDGE}{_COUNT} now\b{_NOT_AGO}", re.I)
 _PERFECT = re.compile(
     r"\b(?:has|have|'ve|hasn't|haven't)\s+(?:\w+\s+)?(?:been|known|had|done|taught|run|grown|owned|\w+ed)\b"
     r"(?![^,;.]*\b(?:and|but|so)\s)[^,;.]*$",
@@ -145,17 +147,25 @@ _PERFECT = re.compile(
 )
 
 
+def _start(m: re.Match[str], said: date) -> str:
+    """When the duration ``m`` (a count and its unit) that lasts until ``said`` began."""
+    raw = m["n"].lower()
+    n = int(raw) if raw.isdigit() else COUNTS[raw]
+    yearly = m["unit"].lower().startswith("year")
+    since = str(said.year - n) if yearly else _month(add_months(said, -n))
+    return f"since about {since}" if m.group("about") else f"since {since}"
+
+
 def _so_long(text: str, said: date, style: str) -> str:
     def one(m: re.Match[str]) -> str:
         if not _PERFECT.search(text[: m.start()]):
             return m.group(0)
-        raw = m.group(1).lower()
-        n = int(raw) if raw.isdigit() else COUNTS[raw]
-        yearly = m.group(2).lower().startswith("year")
-        since = str(said.year - n) if yearly else _month(add_months(said, -n))
-        return f"{m.group(0)} (since {since})" if style == "annotate" else f"since {since}"
+        return f"{m.group(0)} ({_start(m, said)})" if style == "annotate" else _start(m, said)
 
-    return _SO_LONG.sub(one, text)
+    text = _SO_LONG.sub(one, text)
+    if style == "annotate":  # a fact keeps such a fragment's words: it seldom makes one
+        text = _NOW_LONG.sub(lambda m: f"{m.group(0)} ({_start(m, said)})", text)
+    return text
 
 
 def _ago(m: re.Match[str], said: date) -> tuple[str, str]:
@@ -450,7 +460,7 @@ def resolve(text: str, said: datetime | date, *, style: str = "replace") -> str:
     ``annotate``: "I went there yesterday" -> "I went there yesterday (7 May 2023)".
     """
     when = said.date() if isinstance(said, datetime) else said
-    if _SO_LONG.search(text):
+    if _SO_LONG.search(text) or _NOW_LONG.search(text):
         text = _so_long(text, when, style)
     if _BY_TENSE.search(text):
         text = "".join(_by_tense(m.group(0), when, style) for m in _SENTENCES.finditer(text)) or text

@@ -411,6 +411,25 @@ def test_a_quoted_duration_keeps_its_words_and_gains_its_start() -> None:
     )
 
 
+def test_a_duration_said_roughly_or_as_a_bare_answer_gains_its_start() -> None:
+    said = date(2023, 9, 13)
+    # A hedged count is dated as roughly as it was said, in a quote and in a fact.
+    assert resolve(
+        "I've been doing board games with friends for like three years now.", said, style="annotate"
+    ) == ("I've been doing board games with friends for like three years now (since about 2020).")
+    assert resolve("User has been vegan for about five years", said) == "User has been vegan since about 2018"
+    # "How long have you been painting?" - "Seven years now, and ...": the answer has no verb.
+    assert resolve("Seven years now, and I've finally found my muses.", said, style="annotate") == (
+        "Seven years now (since 2016), and I've finally found my muses."
+    )
+    assert resolve("Wow. 3 months now!", said, style="annotate") == "Wow. 3 months now (since June 2023)!"
+    # Only at the head of a sentence: an age, or "now and then", is no duration up to today.
+    for text in ("Noor is eight months now and sleeps less.", "We meet two years now and then."):
+        assert resolve(text, said, style="annotate") == text
+    # A fact keeps such a fragment as said: it seldom makes one, and has no verb to date.
+    assert resolve("Seven years now.", said) == "Seven years now."
+
+
 def test_this_season_said_in_winter_is_the_one_of_that_calendar_year() -> None:
     # February belongs to the winter that began in December, but "this summer" is the coming one.
     assert resolve("User will travel this summer", date(2023, 2, 18)) == "User will travel in summer 2023"
