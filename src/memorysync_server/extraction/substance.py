@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..language.words import wordset
+from .third_person import is_past_form
 
 # The listener: a clause that mentions them is about them or addressed to them.
 _LISTENER = re.compile(
@@ -82,9 +83,16 @@ def about_listener(clause: str) -> bool:
     return bool(_LISTENER.search(clause))
 
 
+# "We all need a break sometimes" says what everyone does; "We all made our own pots" what happened.
+_WE_ALL = re.compile(r"^we\s+all\s+(\w+)", re.I)
+
+
 def is_hedge(clause: str) -> bool:
     """A guess, a wish, a suggestion or a reaction worded as a statement ("I bet", "We should ...")."""
-    return bool(_HEDGE.match(clause))
+    if not _HEDGE.match(clause):
+        return False
+    we_all = _WE_ALL.match(clause)
+    return not (we_all and is_past_form(we_all.group(1).lower()))
 
 
 def says_something(fact: str) -> bool:

@@ -431,6 +431,11 @@ def _verb_lemmas(word: str) -> tuple[str, ...]:
     return lemmas.get("VERB", ()) + lemmas.get("AUX", ())
 
 
+def is_past_form(word: str) -> bool:
+    """ "made", "went", "painted": a verb's simple past."""
+    return _is_past(word, _verb_lemmas(word))
+
+
 def _is_past(word: str, verb_lemmas: tuple[str, ...]) -> bool:
     return any(
         word in _pasts(lemma) for lemma in verb_lemmas if lemma != word and lemma not in _ARCHAIC_LEMMAS

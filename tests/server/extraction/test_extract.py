@@ -298,6 +298,16 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
             ["User and others usually go to the lake house twice a year"],
         ),
         ("We're renovating our kitchen.", ["User and others are renovating their kitchen"]),
+        # "we all" with a past verb is what happened; with a present one, what everyone does
+        (
+            "Last Fri I took my kids to a pottery workshop. We all made our own pots!",
+            [
+                "User took their kids to a pottery workshop last Fri",
+                "User and others all made their own pots",
+            ],
+        ),
+        ("We all need a break sometimes.", []),
+        ("We all have bad days.", []),
         # companions are kept
         (
             "Anthony and I went hiking at Mount Tam last weekend.",
