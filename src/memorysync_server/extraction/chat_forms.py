@@ -35,9 +35,12 @@ _LEAD = re.compile(
 _REACTION = re.compile("^" + _OPENERS)
 _TRAILING_NAME = re.compile(rf"(?<!\S)(?P<before>\S+),\s*(?P<name>{CAPITALISED})\s*[.!]*$")
 
+# "Mondays I help at the library": a day of the week alone is when, as "on Mondays" is.
+_WEEKDAYS = r"(?-i:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)"
 # A short phrase of time or place before the subject: "On weekends I volunteer at the food bank".
 _FRONT_WORDS = (
-    r"(?:on|in|at|during|after|before|since|for|every|each|last|this|next|yesterday|today|tonight|"
+    r"(?:on|in|at|during|after|before|since|for|every|each|last|this|next|yesterday|today|tonight|tomorrow|"
+    r"weekends|" + _WEEKDAYS + "|"
     r"nowadays|these\s+days|sometimes|usually|often|once|twice|back|growing\s+up|as\s+a|over|around|"
     r"right\s+now|just\s+(?=yesterday|today|tonight|last|this)|"
     r"most|a\s+few|a\s+couple|few|one|two|three|four|five|six|several|earlier|later|throughout|"
@@ -51,10 +54,10 @@ _CLEFT_VERB = (
     r"\s+(?:was|is)\b"
 )
 _FRONTED = re.compile(
-    r"^(?P<front>" + _FRONT_WORDS + r"\b[^,;]{0,40}?)(?:,\s*|\s+)"
+    r"^(?P<front>" + _FRONT_WORDS + r"\b(?!['’])[^,;]{0,40}?)(?:,\s*|\s+)"
     # "One idea I had was ...": "I had" describes the noun before it (see _CLEFT), nothing fronted.
     r"(?P<main>(?:" + _COMPANION + r")?(?:i|i'm|im|i've|i'd|i'll)\b(?!" + _CLEFT_VERB + r").+)$"
-    r"|^(?P<front2>" + _FRONT_WORDS + r"\b[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
+    r"|^(?P<front2>" + _FRONT_WORDS + r"\b(?!['’])[^,;]{0,40}?),\s*(?P<main2>(?:my|we|we're|we've)\b.+)$",
     re.IGNORECASE | re.S,
 )
 # "Last weekend we went hiking", "Yesterday my sister visited": without a comma, "we" or "my"
@@ -231,7 +234,10 @@ def unfront(sentence: str, first_clause_end: Callable[[str], int | None] | None 
         return sentence  # "Since I was 17 or so.": a clause that leans on the sentence before
     # "Just yesterday I adopted a cat": "just" stresses the time, the fact keeps the time.
     front = re.sub(r"^just\s+", "", front, flags=re.IGNORECASE)
-    front = f"{front[0].lower()}{front[1:]}"
+    if re.fullmatch(_WEEKDAYS, front) or front.lower() == "weekends":
+        front = f"on {front.lower() if front.lower() == 'weekends' else front}"
+    elif not re.match(_WEEKDAYS, front):
+        front = f"{front[0].lower()}{front[1:]}"
     cut = first_clause_end(main) if first_clause_end is not None else None
     if cut is not None:
         return f"{main[:cut].rstrip(' ,')} {front}{main[cut:]}"

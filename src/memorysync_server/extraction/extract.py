@@ -156,7 +156,8 @@ _SENTENCES = re.compile(
 _CLAUSES = re.compile(
     r"(?<!\s)\s*(?:,\s*(?:and|but|also|plus)?|\s(?:and|but|plus)\s(?:also\s)?)\s*"
     r"(?=(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our)\b|(?:her|his|its)\s+name\b"
-    r"|(?:last|this|next|on|in|at|every|yesterday|today)\b[^,.;]{0,25}?\s(?:i|i'm|i've|we|we're|we've)\s"
+    r"|(?:last|this|next|on|in|at|every|yesterday|today|tomorrow|tonight|weekends"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b[^,.;]{0,25}?\s(?:i|i'm|i've|we|we're|we've)\s"
     # "..., and Dana and I crunched the numbers": a statement the speaker shares with someone.
     rf"|(?-i:{UPPER}[\w'-]*)\s+and\s+(?-i:I)\s)",
     re.IGNORECASE,

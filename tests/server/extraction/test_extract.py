@@ -399,6 +399,21 @@ def test_hypotheticals_small_talk_and_requests_give_nothing(text: str) -> None:
         ),
         ("I'd never seen snow before that trip.", ["User had never seen snow before that trip"]),
         ("I'd love a dog.", ["User would love a dog"]),
+        # a day of the week, "weekends" or "tomorrow" before the subject is when, in any clause
+        (
+            "On Saturday mornings I read stories at the library, and Mondays I help sort the donated books.",
+            [
+                "User reads stories at the library on Saturday mornings",
+                "User helps sort the donated books on Mondays",
+            ],
+        ),
+        ("Weekends I work at the cafe.", ["User works at the cafe on weekends"]),
+        ("Tomorrow I start my new job.", ["User starts their new job tomorrow"]),
+        # ... but "Tomorrow's" is the day as a subject, not a time before one
+        (
+            "Tomorrow's gonna be a big night and I'm not gonna forget a second of it.",
+            ["User is not gonna forget a second of it"],
+        ),
         # the listener's name is not part of the fact; a place's is
         ("Thanks, Gina! I'm not giving up.", ["User is not giving up"]),
         ("Hey Maria, I adopted two kittens.", ["User adopted two kittens"]),
