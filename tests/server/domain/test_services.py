@@ -288,6 +288,9 @@ HOSTILE_RUNS = {
     "pronouns": ("So. He went. " * 1_231)[:16_000],
     # ... and read the whole turn around each name it held: 1.8 s.
     "names": ("Rui and " * 2_000)[:15_990] + ". He went.",
+    # A duration at each sentence's head, and a day before each clause's subject: 0.1-0.4 s.
+    "durations": ("Seven years now. I've been here for about two years now. " * 300)[:16_000],
+    "weekdays": ("Mondays I help, and Tuesdays we all made pots. " * 400)[:16_000],
 }
 # What a turn may take at most, on a loaded 2-core machine, before other requests feel it.
 HOSTILE_BUDGET_S = 3.0
