@@ -234,9 +234,11 @@ def unfront(sentence: str, first_clause_end: Callable[[str], int | None] | None 
         return sentence  # "Since I was 17 or so.": a clause that leans on the sentence before
     # "Just yesterday I adopted a cat": "just" stresses the time, the fact keeps the time.
     front = re.sub(r"^just\s+", "", front, flags=re.IGNORECASE)
-    if re.fullmatch(_WEEKDAYS, front) or front.lower() == "weekends":
-        front = f"on {front.lower() if front.lower() == 'weekends' else front}"
-    elif not re.match(_WEEKDAYS, front):
+    if front.lower() == "weekends":
+        front = "on weekends"
+    elif re.fullmatch(_WEEKDAYS, front):
+        front = f"on {front}"
+    elif not re.match(_WEEKDAYS, front):  # a day's name keeps its capital ("Monday mornings")
         front = f"{front[0].lower()}{front[1:]}"
     cut = first_clause_end(main) if first_clause_end is not None else None
     if cut is not None:
